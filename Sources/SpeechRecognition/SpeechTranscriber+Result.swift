@@ -1,0 +1,74 @@
+import AudioIO
+import Foundation
+
+extension SpeechTranscriber {
+  /// A stretch of transcribed speech.
+  ///
+  /// `text` holds the words; with ``ResultAttributeOption/audioTimeRange`` each word is a run
+  /// carrying its `audioTimeRange`, and with ``ResultAttributeOption/transcriptionConfidence`` its
+  /// `transcriptionConfidence`.
+  public struct Result: SpeechModuleResult, Sendable, Equatable {
+    /// The transcribed text, without leading or trailing spaces.
+    public var text: AttributedString
+    /// Other readings of the same audio, most likely first (empty: Whisper reports one reading).
+    public var alternatives: [AttributedString]
+    /// The audio this result covers.
+    public var range: CMTimeRange
+    /// Audio before this time will produce no further changes to results.
+    public var resultsFinalizationTime: CMTime
+
+    /// Creates a result; mostly for tests and for modules built on this one.
+    public init(
+      text: AttributedString, alternatives: [AttributedString] = [], range: CMTimeRange, resultsFinalizationTime: CMTime
+    ) {
+      self.text = text
+      self.alternatives = alternatives
+      self.range = range
+      self.resultsFinalizationTime = resultsFinalizationTime
+    }
+
+    /// A final result from a decoded segment; nil when the segment holds no words.
+    init?(segment: WhisperSegment, attributes: Set<ResultAttributeOption>) {
+      let words = Self.words(of: segment.tokens)
+      var text = AttributedString()
+      for (index, word) in words.enumerated() {
+        var spelled = String(decoding: word.bytes, as: UTF8.self)
+        if index == 0 { spelled = String(spelled.drop(while: \.isWhitespace)) }
+        if index == words.count - 1 { spelled = String(spelled.reversed().drop(while: \.isWhitespace).reversed()) }
+        guard !spelled.isEmpty else { continue }
+        var run = AttributedString(spelled)
+        if attributes.contains(.audioTimeRange) {
+          run.speech.audioTimeRange = CMTimeRange(
+            start: CMTime(seconds: word.start, preferredTimescale: 1000),
+            end: CMTime(seconds: max(word.end, word.start), preferredTimescale: 1000))
+        }
+        if attributes.contains(.transcriptionConfidence) {
+          run.speech.transcriptionConfidence = Double(word.probability)
+        }
+        text.append(run)
+      }
+      guard !text.characters.isEmpty else { return nil }
+      let end = CMTime(seconds: max(segment.end, segment.start), preferredTimescale: 1000)
+      self.init(
+        text: text, range: CMTimeRange(start: CMTime(seconds: segment.start, preferredTimescale: 1000), end: end),
+        resultsFinalizationTime: end)
+    }
+
+    /// Groups tokens into words: a token that starts with a space begins a new word.
+    static func words(of tokens: [WhisperSegment.Token]) -> [WhisperSegment.Token] {
+      var words: [WhisperSegment.Token] = []
+      for token in tokens where !token.bytes.isEmpty {
+        let startsWord = token.bytes.first == UInt8(ascii: " ") || words.isEmpty
+        // Punctuation sticks to the word before it.
+        if startsWord {
+          words.append(token)
+        } else {
+          words[words.count - 1].bytes += token.bytes
+          words[words.count - 1].end = max(words[words.count - 1].end, token.end)
+          words[words.count - 1].probability = min(words[words.count - 1].probability, token.probability)
+        }
+      }
+      return words
+    }
+  }
+}

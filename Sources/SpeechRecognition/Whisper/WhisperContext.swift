@@ -1,0 +1,200 @@
+import AudioIO
+import CWhisper
+import Foundation
+import Synchronization
+
+/// A loaded whisper.cpp model and the only code that calls whisper.cpp.
+///
+/// An actor on its own thread (``EngineThread``): whisper contexts are not thread-safe, and a
+/// transcription blocks for seconds. Loaded contexts are shared through ``shared(modelAt:)`` so
+/// that transcribing many files loads each model once.
+actor WhisperContext {
+  private let context: OpaquePointer
+  private var voiceActivity: OpaquePointer?
+  private var voiceActivityPath: String?
+  private let executor: EngineThread
+  let modelPath: String
+
+  nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+  private init(modelPath: String) throws(SpeechTranscriptionError) {
+    Self.silenceLogs
+    var parameters = whisper_context_default_params()
+    parameters.use_gpu = false
+    guard let context = whisper_init_from_file_with_params(modelPath, parameters) else {
+      throw .engineFailure(
+        detail: "whisper.cpp could not load \(modelPath); reinstall the model with `voicenotes models install`")
+    }
+    self.context = context
+    self.modelPath = modelPath
+    executor = EngineThread(name: "whisper")
+  }
+
+  isolated deinit {
+    whisper_free(context)
+    if let voiceActivity { whisper_vad_free(voiceActivity) }
+  }
+
+  private static let cache = Mutex<[String: WhisperContext]>([:])
+
+  /// The context for the model file at `path`, loading it on first use.
+  static func shared(modelAt path: String) throws(SpeechTranscriptionError) -> WhisperContext {
+    try cache.withLock { (contexts) throws(SpeechTranscriptionError) -> WhisperContext in
+      if let context = contexts[path] { return context }
+      let context = try WhisperContext(modelPath: path)
+      contexts[path] = context
+      return context
+    }
+  }
+
+  /// The ISO 639-1 codes of every language whisper.cpp knows.
+  static var languageCodes: [String] {
+    (0...whisper_lang_max_id()).compactMap { id in whisper_lang_str(id).map { String(cString: $0) } }
+  }
+
+  /// Transcribes 16 kHz mono `samples`, calling `onSegment` as each segment is decoded.
+  ///
+  /// - Returns: the language used (detected when `options.language` is nil).
+  func transcribe(
+    _ samples: [Float], options: WhisperDecodingOptions, shouldAbort: @escaping @Sendable () -> Bool,
+    onSegment: @escaping @Sendable (WhisperSegment) -> Void
+  ) throws(SpeechTranscriptionError) -> String? {
+    let timeline = try speechTimeline(for: samples, options: options)
+    let input = timeline.map { $0.join(samples) } ?? samples
+    guard input.count > 0 else { return options.language }
+
+    var parameters = whisper_full_default_params(
+      options.beamSize > 1 ? WHISPER_SAMPLING_BEAM_SEARCH : WHISPER_SAMPLING_GREEDY)
+    parameters.n_threads = Int32(options.threads)
+    parameters.beam_search.beam_size = Int32(options.beamSize)
+    parameters.greedy.best_of = Int32(max(options.beamSize, 1))
+    parameters.print_progress = false
+    parameters.print_realtime = false
+    parameters.print_timestamps = false
+    parameters.print_special = false
+    parameters.token_timestamps = true
+    let language = strdup(options.language ?? "auto")
+    let prompt = options.initialPrompt.map { strdup($0) }
+    defer {
+      free(language)
+      if let prompt { free(prompt) }
+    }
+    parameters.language = UnsafePointer(language)
+    if let prompt { parameters.initial_prompt = UnsafePointer(prompt) }
+
+    let callbacks = TranscriptionCallbacks(
+      timeline: timeline, shouldAbort: shouldAbort, onSegment: onSegment, endOfText: whisper_token_eot(context))
+    let box = Unmanaged.passRetained(callbacks)
+    defer { box.release() }
+    parameters.new_segment_callback = whisperNewSegment
+    parameters.new_segment_callback_user_data = box.toOpaque()
+    parameters.abort_callback = whisperShouldAbort
+    parameters.abort_callback_user_data = box.toOpaque()
+
+    let status = whisper_full(context, parameters, input, Int32(input.count))
+    if shouldAbort() { throw .cancelled }
+    guard status == 0 else {
+      throw .engineFailure(detail: "whisper_full returned \(status)")
+    }
+    let languageID = whisper_full_lang_id(context)
+    return languageID >= 0 ? whisper_lang_str(languageID).map { String(cString: $0) } : options.language
+  }
+
+  /// Finds speech with the Silero model, or returns nil when VAD is off or finds nothing to cut.
+  private func speechTimeline(for samples: [Float], options: WhisperDecodingOptions) throws(SpeechTranscriptionError)
+    -> SpeechTimeline?
+  {
+    guard let path = options.voiceActivityModel, samples.count > 0 else { return nil }
+    if voiceActivityPath != path {
+      if let voiceActivity { whisper_vad_free(voiceActivity) }
+      var parameters = whisper_vad_default_context_params()
+      parameters.n_threads = Int32(options.threads)
+      parameters.use_gpu = false
+      voiceActivity = whisper_vad_init_from_file_with_params(path, parameters)
+      voiceActivityPath = path
+    }
+    guard let voiceActivity else {
+      throw .engineFailure(detail: "could not load the voice-activity model \(path); run `make deps` again")
+    }
+    let parameters = whisper_vad_default_params()
+    let segments = whisper_vad_segments_from_samples(voiceActivity, parameters, samples, Int32(samples.count))
+    guard let segments else { throw .engineFailure(detail: "voice-activity detection failed") }
+    defer { whisper_vad_free_segments(segments) }
+    let sampleRate = AudioFormat.speechAnalysis.sampleRate
+    let regions = (0..<whisper_vad_segments_n_segments(segments)).map { index -> Range<Int> in
+      // Segment times are in centiseconds.
+      let start = Int(Double(whisper_vad_segments_get_segment_t0(segments, index)) / 100 * sampleRate)
+      let end = Int(Double(whisper_vad_segments_get_segment_t1(segments, index)) / 100 * sampleRate)
+      return start..<max(start, end)
+    }
+    return SpeechTimeline(regions: regions, sampleCount: samples.count, sampleRate: sampleRate)
+  }
+
+  private static let silenceLogs: Void = {
+    if ProcessInfo.processInfo.environment["VOICENOTES_ENGINE_LOGS"] == nil {
+      whisper_log_set(whisperDiscardLog, nil)
+    }
+  }()
+}
+
+/// State shared with whisper.cpp's C callbacks through their user-data pointer.
+private final class TranscriptionCallbacks: @unchecked Sendable {
+  let timeline: SpeechTimeline?
+  let shouldAbort: @Sendable () -> Bool
+  let onSegment: @Sendable (WhisperSegment) -> Void
+  let endOfText: Int32
+
+  init(
+    timeline: SpeechTimeline?, shouldAbort: @escaping @Sendable () -> Bool,
+    onSegment: @escaping @Sendable (WhisperSegment) -> Void, endOfText: Int32
+  ) {
+    self.timeline = timeline
+    self.shouldAbort = shouldAbort
+    self.onSegment = onSegment
+    self.endOfText = endOfText
+  }
+
+  func time(_ centiseconds: Int64) -> Double {
+    let seconds = Double(centiseconds) / 100
+    return timeline?.originalTime(seconds) ?? seconds
+  }
+
+  func segment(_ context: OpaquePointer, _ state: OpaquePointer, _ index: Int32) -> WhisperSegment {
+    var tokens: [WhisperSegment.Token] = []
+    for tokenIndex in 0..<whisper_full_n_tokens_from_state(state, index) {
+      let data = whisper_full_get_token_data_from_state(state, index, tokenIndex)
+      guard data.id < endOfText, let text = whisper_full_get_token_text_from_state(context, state, index, tokenIndex)
+      else { continue }
+      let bytes = Array(
+        UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text)))
+      tokens.append(.init(bytes: bytes, start: time(data.t0), end: time(data.t1), probability: data.p))
+    }
+    return WhisperSegment(
+      start: time(whisper_full_get_segment_t0_from_state(state, index)),
+      end: time(whisper_full_get_segment_t1_from_state(state, index)),
+      tokens: tokens,
+      noSpeechProbability: whisper_full_get_segment_no_speech_prob_from_state(state, index))
+  }
+}
+
+// C callbacks live at file scope so they are not isolated to any actor; they run on the engine thread.
+
+private func whisperNewSegment(
+  _ context: OpaquePointer?, _ state: OpaquePointer?, _ newCount: Int32, _ userData: UnsafeMutableRawPointer?
+) {
+  guard let context, let state, let userData else { return }
+  let callbacks = Unmanaged<TranscriptionCallbacks>.fromOpaque(userData).takeUnretainedValue()
+  let total = whisper_full_n_segments_from_state(state)
+  for index in max(total - newCount, 0)..<total {
+    callbacks.onSegment(callbacks.segment(context, state, index))
+  }
+}
+
+private func whisperShouldAbort(_ userData: UnsafeMutableRawPointer?) -> Bool {
+  guard let userData else { return false }
+  return Unmanaged<TranscriptionCallbacks>.fromOpaque(userData).takeUnretainedValue().shouldAbort()
+}
+
+private func whisperDiscardLog(
+  _ level: ggml_log_level, _ text: UnsafePointer<CChar>?, _ userData: UnsafeMutableRawPointer?
+) {}

@@ -1,0 +1,27 @@
+/// Renders a transcript as text in one output format.
+public protocol TranscriptWriter: Sendable {
+  /// The transcript as this format's text.
+  func render(_ transcript: Transcript) -> String
+}
+
+/// The formats transcripts can be written in, by the name people type.
+public enum TranscriptFormat: String, CaseIterable, Sendable {
+  /// Plain text, one segment a line.
+  case text
+  /// JSON with segments and words.
+  case json
+  /// SubRip subtitles.
+  case srt
+  /// WebVTT subtitles.
+  case vtt
+
+  /// The writer for this format; `timestamps` adds segment times to plain text.
+  public func writer(timestamps: Bool = false) -> any TranscriptWriter {
+    switch self {
+    case .text: PlainTextTranscriptWriter(timestamps: timestamps)
+    case .json: JSONTranscriptWriter()
+    case .srt: SubtitleTranscriptWriter(style: .srt)
+    case .vtt: SubtitleTranscriptWriter(style: .vtt)
+    }
+  }
+}

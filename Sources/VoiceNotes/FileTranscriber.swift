@@ -1,0 +1,47 @@
+import AudioIO
+import Foundation
+import SpeechRecognition
+
+/// Transcribes an audio file into a ``Transcript`` with word times, reporting progress.
+///
+/// This is the app's use of the Speech-style API: a ``SpeechTranscriber`` in a
+/// ``SpeechAnalyzer``, started on the file, its final results collected.
+public struct FileTranscriber: Sendable {
+  /// The model to use.
+  public var model: SpeechModel
+  /// The spoken language, or nil to detect it.
+  public var locale: Locale?
+  /// Where models are installed.
+  public var modelDirectory: ModelDirectory
+
+  /// Creates a transcriber that uses `model` for `locale` (nil detects the language).
+  public init(model: SpeechModel = .default, locale: Locale? = nil, modelDirectory: ModelDirectory = .current) {
+    self.model = model
+    self.locale = locale
+    self.modelDirectory = modelDirectory
+  }
+
+  /// Transcribes the file at `url`.
+  ///
+  /// - Parameter progress: called with the fraction of the audio transcribed so far (0...1).
+  /// - Throws: `AudioIOError` for unreadable files, ``SpeechTranscriptionError`` otherwise
+  ///   (``SpeechTranscriptionError/emptyResult`` when the file holds no speech).
+  public func transcribe(_ url: URL, progress: @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
+    let file = try AudioFile(forReading: url)
+    let transcriber = SpeechTranscriber(
+      model: model, locale: locale, reportingOptions: [],
+      attributeOptions: [.audioTimeRange, .transcriptionConfidence], modelDirectory: modelDirectory)
+    let analyzer = SpeechAnalyzer(modules: [transcriber])
+    try await analyzer.start(inputAudioFile: file, finishAfterFile: true)
+    var segments: [Transcript.Segment] = []
+    let duration = max(file.duration, 0.001)
+    progress(0)
+    for try await result in transcriber.results where result.isFinal {
+      segments.append(Transcript.Segment(result))
+      progress(min(result.range.end.seconds / duration, 1))
+    }
+    progress(1)
+    guard !segments.isEmpty else { throw SpeechTranscriptionError.emptyResult }
+    return Transcript(language: transcriber.detectedLanguage, duration: file.duration, segments: segments)
+  }
+}

@@ -1,0 +1,98 @@
+/// The command line after parsing: flags seen, option values and positional arguments.
+struct ParsedInput: Sendable {
+  /// The words that led to this command, for messages (`voicenotes models install`).
+  var commandPath: String
+  /// Positional arguments, in order.
+  var positionals: [String] = []
+  private(set) var values: [String: [String]] = [:]
+  private(set) var flags: Set<String> = []
+
+  init(commandPath: String) { self.commandPath = commandPath }
+
+  /// Whether `--name` was given.
+  func flag(_ name: String) -> Bool { flags.contains(name) }
+
+  /// The last value given for `--name`, if any.
+  func value(_ name: String) -> String? { values[name]?.last }
+
+  /// Every value given for `--name`, in order.
+  func allValues(_ name: String) -> [String] { values[name] ?? [] }
+
+  /// A usage error about this command.
+  func error(_ message: String) -> UsageError { UsageError(message: message, commandPath: commandPath) }
+
+  /// Parses `arguments` against `configuration`.
+  static func parse(_ arguments: [String], for configuration: CommandConfiguration, commandPath: String)
+    throws(UsageError) -> ParsedInput
+  {
+    var input = ParsedInput(commandPath: commandPath)
+    var index = 0
+    var onlyPositionals = false
+    func spec(named name: String) throws(UsageError) -> OptionSpec {
+      if let spec = configuration.options.first(where: { $0.name == name }) { return spec }
+      throw input.error("unknown option '--\(name)'")
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+        input.positionals.append(argument)
+        continue
+      }
+      if argument == "--" {
+        onlyPositionals = true
+        continue
+      }
+      var name: String
+      var inlineValue: String?
+      if argument.hasPrefix("--") {
+        let body = argument.dropFirst(2)
+        if let equals = body.firstIndex(of: "=") {
+          name = String(body[..<equals])
+          inlineValue = String(body[body.index(after: equals)...])
+        } else {
+          name = String(body)
+        }
+      } else {
+        let letter = argument.dropFirst().first!
+        guard argument.count == 2, let match = configuration.options.first(where: { $0.short == letter }) else {
+          throw input.error("unknown option '\(argument)'")
+        }
+        name = match.name
+      }
+      let option = try spec(named: name)
+      guard option.valueName != nil else {
+        if inlineValue != nil { throw input.error("'--\(name)' takes no value") }
+        input.flags.insert(name)
+        continue
+      }
+      let value: String
+      if let inlineValue {
+        value = inlineValue
+      } else if index < arguments.count {
+        value = arguments[index]
+        index += 1
+      } else {
+        throw input.error("'--\(name)' needs a value <\(option.valueName!)>")
+      }
+      if let allowed = option.allowedValues, !allowed.contains(value) {
+        throw input.error(
+          "'\(value)' is not a valid value for '--\(name)'; use one of: \(allowed.joined(separator: ", "))")
+      }
+      input.values[name, default: []].append(value)
+    }
+    try input.checkPositionals(against: configuration.arguments)
+    return input
+  }
+
+  private func checkPositionals(against specs: [ArgumentSpec]) throws(UsageError) {
+    let required = specs.filter { !$0.isOptional }.count
+    if positionals.count < required {
+      let missing = specs.filter { !$0.isOptional }[positionals.count]
+      throw error("missing <\(missing.name)>")
+    }
+    if !specs.contains(where: \.isRepeating), positionals.count > specs.count {
+      throw error("unexpected argument '\(positionals[specs.count])'")
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Synchronization
+
+/// Shows the progress of long work on standard error.
+///
+/// On a terminal one line is redrawn in place; in a pipe or log a line is written at each stage
+/// change and each tenth of the way, so logs stay short but show that work is moving.
+final class ProgressReporter: Sendable {
+  private struct State {
+    var label = ""
+    var lastTenth = -1
+    var drawn = false
+  }
+
+  private let state = Mutex(State())
+  private let isTerminal = isatty(STDERR_FILENO) != 0
+  private let quiet: Bool
+
+  /// Creates a reporter; a `quiet` one shows nothing.
+  init(quiet: Bool = false) { self.quiet = quiet }
+
+  /// Reports that `label` is `fraction` (0...1) done.
+  func update(_ label: String, fraction: Double) {
+    guard !quiet else { return }
+    let percent = Int((min(max(fraction, 0), 1) * 100).rounded(.down))
+    state.withLock { state in
+      if isTerminal {
+        Self.write("\r\u{1B}[K\(label) \(percent)%")
+        state.drawn = true
+      } else if label != state.label || percent / 10 > state.lastTenth {
+        Self.write("\(label) \(percent)%\n")
+      }
+      if label != state.label { state.lastTenth = -1 }
+      state.label = label
+      state.lastTenth = max(state.lastTenth, percent / 10)
+    }
+  }
+
+  /// Ends the progress line with a final message.
+  func finish(_ message: String) {
+    guard !quiet else { return }
+    state.withLock { state in
+      Self.write(isTerminal && state.drawn ? "\r\u{1B}[K\(message)\n" : "\(message)\n")
+      state = State()
+    }
+  }
+
+  /// Clears a redrawn line so an error message starts at the left edge.
+  func clear() {
+    state.withLock { state in
+      if isTerminal && state.drawn { Self.write("\r\u{1B}[K") }
+      state = State()
+    }
+  }
+
+  static func write(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+  }
+}

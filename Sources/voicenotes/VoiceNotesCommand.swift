@@ -1,0 +1,26 @@
+import Foundation
+
+/// The `voicenotes` program: private, on-device voice notes.
+struct VoiceNotesCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "voicenotes",
+    abstract: "Private, on-device voice notes: transcription that never leaves this machine.",
+    options: [.flag("version", help: "Show the version.")],
+    subcommands: [TranscribeCommand.self, ModelsCommand.self])
+
+  static let version = "0.1.0"
+
+  let showVersion: Bool
+
+  init(_ input: ParsedInput) throws(UsageError) {
+    showVersion = input.flag("version")
+  }
+
+  func run() async throws {
+    if showVersion {
+      print("voicenotes \(Self.version)")
+    } else {
+      print(HelpFormatter.help(for: Self.configuration, commandPath: "voicenotes"), terminator: "")
+    }
+  }
+}

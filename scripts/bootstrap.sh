@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# Installs everything VoiceNotes needs to build and run: Debian packages, then whisper.cpp and
+# llama.cpp built from their PyPI source distributions against one shared ggml. Idempotent: each
+# step checks what is already in place (by sha256) and skips it. Downloads and engine builds are
+# cached outside the checkout (VOICENOTES_CACHE, default ~/.cache/voicenotes) so a second clone
+# reuses them; .deps/ in the checkout links to that cache.
+#
+# Usage: scripts/bootstrap.sh [system|engines|all]
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")/.." && pwd)"
+cache="${VOICENOTES_CACHE:-$HOME/.cache/voicenotes}"
+deps="$here/.deps"
+step="start"
+trap 'echo "bootstrap: step \"$step\" failed (see the messages above); fix it and run make deps again" >&2' ERR
+
+log() { printf '==> %s\n' "$*" >&2; }
+
+# ---------------------------------------------------------------------------------------------
+# Pins
+LLAMA_SDIST="llama_cpp_python-0.3.36.tar.gz"
+LLAMA_PIP="llama-cpp-python==0.3.36"
+LLAMA_SHA256="832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"
+LLAMA_BUILD_NUMBER=11312
+LLAMA_BUILD_COMMIT=0c1e57098
+WHISPER_SDIST="pywhispercpp-1.5.1.tar.gz"
+WHISPER_PIP="pywhispercpp==1.5.1"
+WHISPER_SHA256="5df897e5dd9d9f16804fc937bd85b9f5880a0b29a55f8843585e0e03d76195e5"
+
+APT_PACKAGES=(
+  cmake ninja-build pkg-config g++ unzip
+  libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
+  libsqlite3-dev
+  ffmpeg espeak-ng sox pocketsphinx-testdata
+)
+
+CPU_FLAGS=(-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON)
+COMMON_FLAGS=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DCMAKE_INSTALL_LIBDIR=lib
+  "-DCMAKE_INSTALL_RPATH=\$ORIGIN;\$ORIGIN/../lib" -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON)
+
+# The engine cache key changes whenever a pin or a build flag changes.
+engine_key="$(printf '%s\n' "$LLAMA_SHA256" "$WHISPER_SHA256" "${CPU_FLAGS[*]}" "${COMMON_FLAGS[*]}" v1 \
+  | sha256sum | cut -c1-16)"
+engine_dir="$cache/engines/$engine_key"
+
+# ---------------------------------------------------------------------------------------------
+install_system() {
+  step="Debian packages"
+  local missing=()
+  for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]} == 0)); then
+    log "Debian packages: all ${#APT_PACKAGES[@]} present"
+    return
+  fi
+  log "Debian packages: installing ${missing[*]}"
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# fetch_sdist FILE PIPSPEC SHA256: downloads a source distribution into the cache, checked by hash.
+fetch_sdist() {
+  local file="$1" spec="$2" sha="$3" dir="$cache/downloads"
+  mkdir -p "$dir"
+  if [ -f "$dir/$file" ] && echo "$sha  $dir/$file" | sha256sum -c --status; then
+    return
+  fi
+  log "downloading $spec (source distribution)"
+  local tmp
+  tmp="$(mktemp -d "$dir/.pip.XXXXXX")"
+  python3 -m pip download --quiet --no-deps --no-binary "${spec%%==*}" "$spec" -d "$tmp"
+  if ! echo "$sha  $tmp/$file" | sha256sum -c --status; then
+    rm -rf "$tmp"
+    echo "bootstrap: $file does not match its pinned sha256; refusing to build it" >&2
+    return 1
+  fi
+  mv "$tmp/$file" "$dir/$file"
+  rm -rf "$tmp"
+}
+
+build_engines() {
+  if [ -f "$engine_dir/.complete" ]; then
+    log "engines: whisper.cpp and llama.cpp already built ($engine_dir)"
+    return
+  fi
+  step="engine source download"
+  fetch_sdist "$LLAMA_SDIST" "$LLAMA_PIP" "$LLAMA_SHA256"
+  fetch_sdist "$WHISPER_SDIST" "$WHISPER_PIP" "$WHISPER_SHA256"
+
+  local work prefix
+  mkdir -p "$cache/engines"
+  work="$(mktemp -d "$cache/engines/.build.XXXXXX")"
+  prefix="$work/prefix"
+  tar xzf "$cache/downloads/$LLAMA_SDIST" -C "$work"
+  tar xzf "$cache/downloads/$WHISPER_SDIST" -C "$work"
+  local llama_src="$work/${LLAMA_SDIST%.tar.gz}/vendor/llama.cpp"
+  local whisper_src="$work/${WHISPER_SDIST%.tar.gz}/whisper.cpp"
+
+  step="llama.cpp build"
+  log "building llama.cpp b$LLAMA_BUILD_NUMBER and ggml (a few minutes on two cores)"
+  cmake -S "$llama_src" -B "$work/build-llama" "${COMMON_FLAGS[@]}" "${CPU_FLAGS[@]}" \
+    -DCMAKE_INSTALL_PREFIX="$prefix" \
+    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
+    -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_COMMON=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_CURL=OFF \
+    -DLLAMA_OPENSSL=OFF \
+    -DLLAMA_BUILD_NUMBER="$LLAMA_BUILD_NUMBER" -DLLAMA_BUILD_COMMIT="$LLAMA_BUILD_COMMIT" >"$work/llama-configure.log"
+  cmake --build "$work/build-llama" -j "$(nproc)"
+  cmake --install "$work/build-llama" >/dev/null
+
+  step="whisper.cpp build"
+  log "building whisper.cpp against the same ggml"
+  cmake -S "$whisper_src" -B "$work/build-whisper" "${COMMON_FLAGS[@]}" "${CPU_FLAGS[@]}" \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_PREFIX_PATH="$prefix" -DWHISPER_USE_SYSTEM_GGML=ON \
+    -DWHISPER_BUILD_TESTS=OFF -DWHISPER_BUILD_EXAMPLES=ON -DWHISPER_BUILD_SERVER=OFF >"$work/whisper-configure.log"
+  # Only the library and its command-line tool (the tool is the benchmark's reference).
+  cmake --build "$work/build-whisper" -j "$(nproc)" --target whisper whisper-cli
+  cmake --install "$work/build-whisper/src" >/dev/null 2>&1 || true
+  cmake --install "$work/build-whisper" --component Unspecified >/dev/null 2>&1 || true
+  mkdir -p "$prefix/bin" "$prefix/share/voicenotes"
+  cp "$work/build-whisper/bin/whisper-cli" "$prefix/bin/"
+  # Small assets the sdist carries: a real speech sample and a Silero voice-activity model.
+  cp "$whisper_src/samples/jfk.wav" "$prefix/share/voicenotes/jfk.wav"
+  cp "$whisper_src/models/for-tests-silero-v6.2.0-ggml.bin" "$prefix/share/voicenotes/ggml-silero-vad.bin"
+
+  step="engine check"
+  [ -f "$prefix/lib/libwhisper.so" ] && [ -f "$prefix/lib/libllama.so" ] && [ -f "$prefix/include/whisper.h" ] \
+    || { echo "bootstrap: engine install is incomplete under $prefix" >&2; return 1; }
+  [ -f "$prefix/lib/pkgconfig/whisper.pc" ] && [ -f "$prefix/lib/pkgconfig/llama.pc" ] \
+    || { echo "bootstrap: pkg-config files missing under $prefix/lib/pkgconfig" >&2; return 1; }
+  if [ "$(ldd "$prefix/lib/libwhisper.so" | grep -c 'libggml-base')" != 1 ]; then
+    echo "bootstrap: libwhisper does not link the shared ggml exactly once" >&2
+    return 1
+  fi
+  # The pkg-config files name the temporary prefix; point them at the final one.
+  sed -i "s|$prefix|$engine_dir|g" "$prefix"/lib/pkgconfig/*.pc
+  touch "$prefix/.complete"
+  rm -rf "$engine_dir"
+  mv "$prefix" "$engine_dir"
+  rm -rf "$work"
+  log "engines: built into $engine_dir"
+}
+
+link_deps() {
+  step="link .deps"
+  mkdir -p "$deps/models" "$deps/testdata"
+  ln -sfn "$engine_dir" "$deps/engines"
+  cp -f "$engine_dir/share/voicenotes/jfk.wav" "$deps/testdata/jfk.wav"
+  [ -f "$deps/models/ggml-silero-vad.bin" ] || cp "$engine_dir/share/voicenotes/ggml-silero-vad.bin" "$deps/models/"
+}
+
+case "${1:-all}" in
+  system) install_system ;;
+  engines) build_engines; link_deps ;;
+  all) install_system; build_engines; link_deps ;;
+  *) echo "usage: $0 [system|engines|all]" >&2; exit 2 ;;
+esac
