@@ -20,9 +20,12 @@ let package = Package(
     .target(name: "VoiceNotes", dependencies: ["AudioIO", "SpeechRecognition"]),
     .executableTarget(name: "voicenotes", dependencies: ["VoiceNotes", "SpeechRecognition", "AudioIO"]),
 
-    .testTarget(name: "AudioIOTests", dependencies: ["AudioIO"]),
-    .testTarget(name: "SpeechRecognitionTests", dependencies: ["SpeechRecognition", "AudioIO"]),
-    .testTarget(name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SpeechRecognition"]),
-    .testTarget(name: "voicenotesTests", dependencies: []),
+    // Tests: real engines, real models, real audio. TestSupport finds the fixtures the bootstrap installs.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "TestSupport"]),
+    .testTarget(
+      name: "SpeechRecognitionTests", dependencies: ["SpeechRecognition", "AudioIO", "VoiceNotes", "TestSupport"]),
+    .testTarget(name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SpeechRecognition", "TestSupport"]),
+    .testTarget(name: "voicenotesTests", dependencies: ["VoiceNotes", "TestSupport"]),
   ]
 )

@@ -33,7 +33,14 @@ public enum AssetInventory {
   /// The status of the least ready of `modules`.
   public static func status(forModules modules: [any SpeechModule]) async -> Status {
     modules.compactMap { $0 as? SpeechTranscriber }
-      .map { status(of: $0.model, in: $0.modelDirectory) }
+      .map { transcriber in
+        if let locale = transcriber.locale,
+          SpeechTranscriber.supportedLocale(equivalentTo: locale, model: transcriber.model) == nil
+        {
+          return .unsupported
+        }
+        return status(of: transcriber.model, in: transcriber.modelDirectory)
+      }
       .min() ?? .installed
   }
 

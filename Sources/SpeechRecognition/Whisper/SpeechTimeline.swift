@@ -2,7 +2,9 @@
 ///
 /// Voice-activity detection finds where people speak; decoding only those stretches saves time
 /// and stops Whisper inventing words in silence. Whisper then reports times in the shortened
-/// signal, and ``originalTime(_:)`` turns them into times in the recording.
+/// signal, and ``originalTime(_:)`` turns them into times in the recording. The joined signal
+/// starts with a moment of silence: Whisper often drops or mishears a first word that begins at
+/// the very first sample.
 struct SpeechTimeline: Sendable, Equatable {
   /// One kept stretch: where it lies in the recording and where it starts in the joined signal.
   struct Piece: Sendable, Equatable {
@@ -14,12 +16,17 @@ struct SpeechTimeline: Sendable, Equatable {
   let sampleRate: Double
   /// Silence inserted between kept stretches, in samples, so words do not run together.
   let gap: Int
+  /// Silence before the first stretch, in samples.
+  let leadIn: Int
 
   /// Plans the joined signal for `regions` (sample ranges of speech) in a recording of
   /// `sampleCount` samples. Regions are clamped, sorted and merged where they overlap.
-  init(regions: [Range<Int>], sampleCount: Int, sampleRate: Double, gapSeconds: Double = 0.1) {
+  init(
+    regions: [Range<Int>], sampleCount: Int, sampleRate: Double, gapSeconds: Double = 0.1, leadInSeconds: Double = 0.5
+  ) {
     self.sampleRate = sampleRate
     gap = Int(gapSeconds * sampleRate)
+    leadIn = Int(leadInSeconds * sampleRate)
     var merged: [Range<Int>] = []
     for region in regions.map({ $0.clamped(to: 0..<sampleCount) }).filter({ !$0.isEmpty })
       .sorted(by: { $0.lowerBound < $1.lowerBound })
@@ -30,7 +37,7 @@ struct SpeechTimeline: Sendable, Equatable {
         merged.append(region)
       }
     }
-    var position = 0
+    var position = leadIn
     var pieces: [Piece] = []
     for region in merged {
       pieces.append(Piece(original: region, joinedStart: position))
@@ -39,10 +46,16 @@ struct SpeechTimeline: Sendable, Equatable {
     self.pieces = pieces
   }
 
-  /// The joined signal: each kept stretch of `samples`, separated by silence.
+  /// The whole of a recording of `sampleCount` samples, with only the lead-in added.
+  static func whole(sampleCount: Int, sampleRate: Double) -> SpeechTimeline {
+    SpeechTimeline(regions: [0..<sampleCount], sampleCount: sampleCount, sampleRate: sampleRate)
+  }
+
+  /// The joined signal: a lead-in of silence, then each kept stretch of `samples`, separated by silence.
   func join(_ samples: [Float]) -> [Float] {
     var joined: [Float] = []
-    joined.reserveCapacity(pieces.reduce(0) { $0 + $1.original.count + gap })
+    joined.reserveCapacity(pieces.reduce(leadIn) { $0 + $1.original.count + gap })
+    joined.append(contentsOf: repeatElement(0, count: leadIn))
     for (index, piece) in pieces.enumerated() {
       if index > 0 { joined.append(contentsOf: repeatElement(0, count: gap)) }
       joined.append(contentsOf: samples[piece.original])
@@ -51,7 +64,8 @@ struct SpeechTimeline: Sendable, Equatable {
   }
 
   /// The time in the recording that corresponds to `seconds` in the joined signal. Times in an
-  /// inserted gap map to the end of the stretch before it.
+  /// inserted gap map to the end of the stretch before it; times in the lead-in, to the start of
+  /// the first stretch.
   func originalTime(_ seconds: Double) -> Double {
     guard let first = pieces.first else { return seconds }
     let sample = Int((seconds * sampleRate).rounded())

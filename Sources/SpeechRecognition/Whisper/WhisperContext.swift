@@ -59,9 +59,12 @@ actor WhisperContext {
     _ samples: [Float], options: WhisperDecodingOptions, shouldAbort: @escaping @Sendable () -> Bool,
     onSegment: @escaping @Sendable (WhisperSegment) -> Void
   ) throws(SpeechTranscriptionError) -> String? {
-    let timeline = try speechTimeline(for: samples, options: options)
-    let input = timeline.map { $0.join(samples) } ?? samples
-    guard input.count > 0 else { return options.language }
+    guard samples.count > 0 else { return options.language }
+    let timeline =
+      try speechTimeline(for: samples, options: options)
+      ?? .whole(sampleCount: samples.count, sampleRate: AudioFormat.speechAnalysis.sampleRate)
+    guard !timeline.pieces.isEmpty else { return options.language }
+    let input = timeline.join(samples)
 
     var parameters = whisper_full_default_params(
       options.beamSize > 1 ? WHISPER_SAMPLING_BEAM_SEARCH : WHISPER_SAMPLING_GREEDY)
@@ -91,16 +94,22 @@ actor WhisperContext {
     parameters.abort_callback = whisperShouldAbort
     parameters.abort_callback_user_data = box.toOpaque()
 
-    let status = whisper_full(context, parameters, input, Int32(input.count))
+    // A fresh decoding state for every recording, so that a transcript never depends on what
+    // was transcribed before it in the same process.
+    guard let state = whisper_init_state(context) else {
+      throw .engineFailure(detail: "whisper.cpp could not allocate a decoding state (out of memory?)")
+    }
+    defer { whisper_free_state(state) }
+    let status = whisper_full_with_state(context, state, parameters, input, Int32(input.count))
     if shouldAbort() { throw .cancelled }
     guard status == 0 else {
       throw .engineFailure(detail: "whisper_full returned \(status)")
     }
-    let languageID = whisper_full_lang_id(context)
+    let languageID = whisper_full_lang_id_from_state(state)
     return languageID >= 0 ? whisper_lang_str(languageID).map { String(cString: $0) } : options.language
   }
 
-  /// Finds speech with the Silero model, or returns nil when VAD is off or finds nothing to cut.
+  /// Finds speech with the Silero model, or returns nil when VAD is off.
   private func speechTimeline(for samples: [Float], options: WhisperDecodingOptions) throws(SpeechTranscriptionError)
     -> SpeechTimeline?
   {
@@ -116,7 +125,9 @@ actor WhisperContext {
     guard let voiceActivity else {
       throw .engineFailure(detail: "could not load the voice-activity model \(path); run `make deps` again")
     }
-    let parameters = whisper_vad_default_params()
+    var parameters = whisper_vad_default_params()
+    // The default 30 ms of padding clips the onset of words; a quarter second keeps them whole.
+    parameters.speech_pad_ms = 250
     let segments = whisper_vad_segments_from_samples(voiceActivity, parameters, samples, Int32(samples.count))
     guard let segments else { throw .engineFailure(detail: "voice-activity detection failed") }
     defer { whisper_vad_free_segments(segments) }
@@ -139,13 +150,13 @@ actor WhisperContext {
 
 /// State shared with whisper.cpp's C callbacks through their user-data pointer.
 private final class TranscriptionCallbacks: @unchecked Sendable {
-  let timeline: SpeechTimeline?
+  let timeline: SpeechTimeline
   let shouldAbort: @Sendable () -> Bool
   let onSegment: @Sendable (WhisperSegment) -> Void
   let endOfText: Int32
 
   init(
-    timeline: SpeechTimeline?, shouldAbort: @escaping @Sendable () -> Bool,
+    timeline: SpeechTimeline, shouldAbort: @escaping @Sendable () -> Bool,
     onSegment: @escaping @Sendable (WhisperSegment) -> Void, endOfText: Int32
   ) {
     self.timeline = timeline
@@ -155,8 +166,7 @@ private final class TranscriptionCallbacks: @unchecked Sendable {
   }
 
   func time(_ centiseconds: Int64) -> Double {
-    let seconds = Double(centiseconds) / 100
-    return timeline?.originalTime(seconds) ?? seconds
+    timeline.originalTime(Double(centiseconds) / 100)
   }
 
   func segment(_ context: OpaquePointer, _ state: OpaquePointer, _ index: Int32) -> WhisperSegment {

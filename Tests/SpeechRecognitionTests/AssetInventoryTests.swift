@@ -1,0 +1,74 @@
+import Foundation
+import SpeechRecognition
+import TestSupport
+import Testing
+
+/// Installing a model: status before and after, through the real download-and-convert path.
+@Suite("AssetInventory", .serialized)
+struct AssetInventoryTests {
+  @Test("a model goes from supported to installed, and then transcribes")
+  func installTinyModel() async throws {
+    let folder = Fixtures.temporaryFolder("assets")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let directory = ModelDirectory(url: folder)
+    let transcriber = SpeechTranscriber(
+      model: .tinyEnglish, locale: Locale(identifier: "en_US"), modelDirectory: directory)
+
+    #expect(await AssetInventory.status(forModules: [transcriber]) == .supported)
+    let request = try #require(try await AssetInventory.assetInstallationRequest(supporting: [transcriber]))
+    #expect(request.models == [.tinyEnglish])
+    let stages = StageLog()
+    try await request.downloadAndInstall { stage, fraction in stages.add(stage, fraction) }
+    #expect(request.fractionCompleted == 1)
+    #expect(stages.fractions == stages.fractions.sorted(), "progress only moves forward")
+    #expect(stages.names.contains { $0.contains("converting") })
+
+    #expect(await AssetInventory.status(forModules: [transcriber]) == .installed)
+    #expect(try await AssetInventory.assetInstallationRequest(supporting: [transcriber]) == nil)
+
+    // The converted file loads and works.
+    let analyzer = SpeechAnalyzer(modules: [transcriber])
+    try await analyzer.start(inputAudioFile: try .init(forReading: Fixtures.jfk), finishAfterFile: true)
+    var text = ""
+    for try await result in transcriber.results { text += String(result.text.characters) + " " }
+    #expect(text.lowercased().contains("ask not what your country can do for you"))
+  }
+
+  @Test("an unsupported language is reported as unsupported, not as a download")
+  func unsupported() async throws {
+    let transcriber = SpeechTranscriber(model: .tinyEnglish, locale: Locale(identifier: "ja_JP"))
+    #expect(await AssetInventory.status(forModules: [transcriber]) == .unsupported)
+    await #expect(throws: SpeechTranscriptionError.self) {
+      _ = try await AssetInventory.assetInstallationRequest(supporting: [transcriber])
+    }
+  }
+
+  @Test("the converted base model has Whisper base's shape")
+  func convertedHeader() throws {
+    let file = Fixtures.models.appendingPathComponent("ggml-base.bin")
+    let handle = try FileHandle(forReadingFrom: file)
+    defer { try? handle.close() }
+    let header = try #require(try handle.read(upToCount: 4 * 14))
+    let values = (0..<14).map { index in
+      header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index * 4, as: Int32.self) }
+    }
+    #expect(UInt32(bitPattern: values[0]) == 0x6767_6d6c)
+    // n_vocab, audio ctx/state/heads/layers, text ctx/state/heads/layers, mels, ftype
+    #expect(Array(values[1...11]) == [51865, 1500, 512, 8, 6, 448, 512, 8, 6, 80, 1])
+    // Mel filters: 80 rows of 201 FFT bins.
+    #expect(Array(values[12...13]) == [80, 201])
+  }
+}
+
+/// Collects progress reports from the installer's thread.
+final class StageLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var entries: [(String, Double)] = []
+
+  func add(_ stage: String, _ fraction: Double) {
+    lock.withLock { entries.append((stage, fraction)) }
+  }
+
+  var names: [String] { lock.withLock { entries.map(\.0) } }
+  var fractions: [Double] { lock.withLock { entries.map(\.1) } }
+}

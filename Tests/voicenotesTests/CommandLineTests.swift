@@ -1,0 +1,122 @@
+import Foundation
+import TestSupport
+import Testing
+import VoiceNotes
+
+/// The `voicenotes` program end to end: help text, output formats, exit codes and error lines.
+@Suite("voicenotes command line", .serialized)
+struct CommandLineTests {
+  func voicenotes(_ arguments: String...) throws -> Program {
+    try Program.run([Fixtures.program.path] + arguments)
+  }
+
+  @Test("transcribe --help shows the usage")
+  func transcribeHelp() throws {
+    let result = try voicenotes("transcribe", "--help")
+    #expect(result.status == 0)
+    #expect(
+      result.standardOutput.hasPrefix(
+        """
+        OVERVIEW: Transcribe audio files to text on this machine.
+
+        """))
+    #expect(
+      result.standardOutput.contains(
+        "USAGE: voicenotes transcribe <file> ... [--model <model>] [--language <language>] [--format <format>] [--timestamps] [--output-dir <folder>] [--quiet]"
+      ))
+    #expect(result.standardOutput.contains("  -f, --format <format>   Output: text (default), json, srt or vtt.\n"))
+    #expect(try voicenotes("help", "models").standardOutput.contains("SUBCOMMANDS:\n  install"))
+    #expect(try voicenotes("models", "install", "-h").standardOutput.hasPrefix("OVERVIEW: Download speech models"))
+  }
+
+  @Test("text, JSON, SRT and VTT output")
+  func formats() throws {
+    let text = try voicenotes("transcribe", "--quiet", "--language", "en", Fixtures.jfk.path)
+    #expect(text.status == 0)
+    #expect(text.standardError.isEmpty)
+    #expect(WordErrorRate(reference: Fixtures.jfkText, hypothesis: text.standardOutput).edits == 0)
+
+    let json = try voicenotes("transcribe", "-q", "-f", "json", "--model", "tiny.en", Fixtures.jfk.path)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+    let segments = try #require(object["segments"] as? [[String: Any]])
+    #expect(!segments.isEmpty)
+    #expect((segments.first?["words"] as? [[String: Any]])?.isEmpty == false)
+    #expect(object["language"] as? String == "en")
+
+    let srt = try voicenotes("transcribe", "-q", "-f", "srt", "-m", "tiny.en", Fixtures.jfk.path).standardOutput
+    #expect(srt.hasPrefix("1\n00:00:0"))
+    #expect(srt.contains(" --> 00:00:"))
+    let vtt = try voicenotes("transcribe", "-q", "-f", "vtt", "-m", "tiny.en", Fixtures.jfk.path).standardOutput
+    #expect(vtt.hasPrefix("WEBVTT\n\n00:00:0"))
+    #expect(vtt.contains("."))
+
+    let timed = try voicenotes("transcribe", "-q", "--timestamps", "-m", "tiny.en", Fixtures.jfk.path).standardOutput
+    #expect(timed.hasPrefix("[00:0"))
+  }
+
+  @Test("progress goes to standard error, the text alone to standard output")
+  func progressOnStandardError() throws {
+    let result = try voicenotes("transcribe", "-m", "tiny.en", Fixtures.jfk.path)
+    #expect(result.status == 0)
+    #expect(result.standardError.contains("jfk.wav: transcribing"))
+    #expect(result.standardError.contains("real time"))
+    #expect(!result.standardOutput.contains("transcribing"))
+  }
+
+  @Test("every bad input gives one error line and exit status 1, and leaves the file alone")
+  func badInputs() throws {
+    let folder = Fixtures.temporaryFolder("cli-bad")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let empty = folder.appendingPathComponent("empty.m4a")
+    FileManager.default.createFile(atPath: empty.path, contents: Data())
+    let text = folder.appendingPathComponent("list.txt")
+    try Data("milk\neggs\n".utf8).write(to: text)
+    let corrupt = folder.appendingPathComponent("broken.mp3")
+    try Data((0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: corrupt)
+    let corruptBefore = try Data(contentsOf: corrupt)
+
+    let cases: [(arguments: [String], mentions: String)] = [
+      (["transcribe", "-q", folder.appendingPathComponent("missing.wav").path], "missing.wav"),
+      (["transcribe", "-q", empty.path], "empty.m4a"),
+      (["transcribe", "-q", text.path], "list.txt"),
+      (["transcribe", "-q", corrupt.path], "broken.mp3"),
+      (["transcribe", "-q", folder.path], folder.lastPathComponent),
+      (["transcribe", "--format", "xml", Fixtures.jfk.path], "xml"),
+      (["transcribe", "--model", "huge", Fixtures.jfk.path], "huge"),
+      (["transcribe", "--language", "xx", "-m", "tiny.en", Fixtures.jfk.path], "xx"),
+      (["transcribe", "--bogus", Fixtures.jfk.path], "--bogus"),
+      (["transcribe"], "<file>"),
+      (["models", "install", "nonexistent"], "nonexistent"),
+    ]
+    for (arguments, mentions) in cases {
+      let result = try Program.run([Fixtures.program.path] + arguments)
+      let label = arguments.joined(separator: " ")
+      #expect(result.status == 1, "\(label): status \(result.status)")
+      #expect(result.standardOutput.isEmpty, "\(label): printed \(result.standardOutput)")
+      let lines = result.standardError.split(separator: "\n")
+      #expect(lines.count == 1, "\(label): \(result.standardError)")
+      #expect(lines.first?.hasPrefix("voicenotes: error: ") == true, "\(label)")
+      #expect(result.standardError.contains(mentions), "\(label): \(result.standardError)")
+    }
+    #expect(try Data(contentsOf: corrupt) == corruptBefore, "a failed transcription never changes the recording")
+  }
+
+  @Test("one bad file among good ones: the good ones are transcribed, the status is 1")
+  func mixedFiles() throws {
+    let result = try voicenotes("transcribe", "-q", "-m", "tiny.en", Fixtures.jfk.path, "/nonexistent.wav")
+    #expect(result.status == 1)
+    #expect(result.standardOutput.contains("ask not what your country"))
+    #expect(result.standardError.contains("/nonexistent.wav: no such file"))
+  }
+
+  @Test("models lists each model with its status")
+  func models() throws {
+    let result = try voicenotes("models")
+    #expect(result.status == 0)
+    #expect(result.standardOutput.contains("base      installed"))
+    #expect(result.standardOutput.contains("tiny.en   installed"))
+    let installed = try voicenotes("models", "install", "tiny.en")
+    #expect(installed.status == 0)
+    #expect(installed.standardError.contains("tiny.en: already installed"))
+  }
+}
