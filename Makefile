@@ -32,8 +32,9 @@ demo: deps
 	@$(CLI) transcribe Samples/*.*
 
 ## test: bootstrap, check formatting, build, then run every test (model tests run one at a time)
-test: deps lint
+test: engines lint
 	swift build --build-tests $(LINK)
+	@.build/debug/voicenotes models install base tiny.en
 	swift test --skip-build --no-parallel
 
 ## bench: our transcription side by side with whisper.cpp's CLI and faster-whisper
