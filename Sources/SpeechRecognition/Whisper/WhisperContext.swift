@@ -21,7 +21,7 @@ actor WhisperContext {
     Self.silenceLogs
     var parameters = whisper_context_default_params()
     parameters.use_gpu = false
-    guard let context = whisper_init_from_file_with_params(modelPath, parameters) else {
+    guard let context = whisper_init_from_file_with_params_no_state(modelPath, parameters) else {
       throw .engineFailure(
         detail: "whisper.cpp could not load \(modelPath); reinstall the model with `voicenotes models install`")
     }
