@@ -23,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import wave
 from dataclasses import dataclass, field
@@ -40,6 +41,9 @@ SAMPLE_RATE = 16000
 # What `voicenotes transcribe` does when given no decoding flags. If a setting asked for here
 # differs and the CLI has no flag for it, the benchmark says so instead of comparing silently.
 OURS_BUILTIN = {"threads": 2, "beam_size": 5, "best_of": 5, "vad": True}
+
+# A run during which other processes used more CPU time than this is flagged as disturbed.
+NOISE_CPU_S = 1.0
 
 ALL_TOOLS = ["ours", "whisper-cli", "fw-int8", "fw-f32"]
 TOOL_LABELS = {
@@ -70,13 +74,13 @@ class Settings:
     best_of: int
     vad: bool
     language: str
-    # Silero VAD parameters: whisper.cpp's defaults (whisper_vad_default_params), which
-    # `voicenotes` uses, passed explicitly to whisper-cli and to faster-whisper (whose own
-    # defaults differ: 2000 ms minimum silence, 400 ms padding).
+    # Silero VAD parameters as `voicenotes` sets them (whisper.cpp's defaults, but 250 ms of
+    # padding instead of 30 ms, which clips word onsets), passed explicitly to whisper-cli and to
+    # faster-whisper (whose own defaults differ: 2000 ms minimum silence, 400 ms padding).
     vad_threshold: float = 0.5
     vad_min_speech_ms: int = 250
     vad_min_silence_ms: int = 100
-    vad_speech_pad_ms: int = 30
+    vad_speech_pad_ms: int = 250
 
     def describe(self) -> str:
         vad = (
@@ -333,6 +337,7 @@ class Run:
     peak_mib: float  # the child's peak resident set size
     wer: float
     text: str
+    others_cpu: float  # CPU seconds other processes used during the run (machine noise)
 
 
 class RunFailed(Exception):
@@ -342,22 +347,28 @@ class RunFailed(Exception):
 def measure(tool: Tool, reference: str, timeout: float) -> Run:
     """Runs the tool once; wall time from spawn to exit, peak RSS from wait4's rusage."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        stat_before = proc_stat()
         start = time.perf_counter()
         proc = subprocess.Popen(tool.argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                 env=tool.env)
-        deadline = start + timeout
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() > deadline:
-                proc.kill()
-                os.wait4(proc.pid, 0)
-                proc.returncode = -9
-                raise RunFailed(f"timed out after {timeout:.0f} s")
-            time.sleep(0.005)
+        # A blocking wait (no polling: the parent stays idle); a timer kills a hung child.
+        timed_out = threading.Event()
+
+        def kill():
+            timed_out.set()
+            proc.kill()
+
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        if timed_out.is_set():
+            raise RunFailed(f"timed out after {timeout:.0f} s")
+        stat_after = proc_stat()
         out.seek(0)
         err.seek(0)
         stdout = out.read().decode("utf-8", "replace")
@@ -367,11 +378,39 @@ def measure(tool: Tool, reference: str, timeout: float) -> Run:
         raise RunFailed(f"exit status {proc.returncode}; end of its stderr:\n{tail}")
     if not stdout.strip():
         raise RunFailed("printed no transcript on stdout")
-    return Run(wall=wall, peak_mib=usage.ru_maxrss / 1024.0, wer=wer(reference, stdout), text=stdout)
+    others = 0.0
+    if stat_before and stat_after:
+        busy = (stat_after[0] - stat_after[1]) - (stat_before[0] - stat_before[1])
+        others = max(0.0, busy / CLOCK_TICKS - usage.ru_utime - usage.ru_stime)
+    return Run(wall=wall, peak_mib=usage.ru_maxrss / 1024.0, wer=wer(reference, stdout), text=stdout,
+               others_cpu=others)
 
 
 # ---------------------------------------------------------------------------------------------
 # Report
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def proc_stat() -> tuple[int, int] | None:
+    """(total, idle + iowait) CPU time in clock ticks since boot, all cores, from /proc/stat."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return sum(fields[:8]), fields[3] + fields[4]
+
+
+def cpu_busy(seconds: float = 2.0) -> float:
+    """Percent of all CPU time spent busy over a short sample: what other processes are using
+    while nothing of ours runs. Unlike the load average it does not lag."""
+    a = proc_stat()
+    time.sleep(seconds)
+    b = proc_stat()
+    if not a or not b or b[0] == a[0]:
+        return 0.0
+    return 100.0 * (1 - (b[1] - a[1]) / (b[0] - a[0]))
 
 
 def fmt_ratio(value: float, base: float | None) -> str:
@@ -464,10 +503,10 @@ def main() -> int:
           f"(order rotates each round); model {args.model}")
     cpu = next((l.split(":", 1)[1].strip() for l in Path("/proc/cpuinfo").read_text().splitlines()
                 if l.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
-    load = os.getloadavg()[0]
-    print(f"machine: {os.cpu_count()} cores, {cpu}; load average {load:.2f} at start")
+    busy = cpu_busy()
+    print(f"machine: {os.cpu_count()} cores, {cpu}; CPU {busy:.0f}% busy before the first run")
     sys.stdout.flush()
-    if load > 0.5 * (os.cpu_count() or 1):
+    if busy > 20:
         log("bench: warning: the machine is busy; timings will be noisy (close builds and tests)")
     for t in tools:
         log(f"    {t.key}: {' '.join(t.argv)}")
@@ -491,7 +530,7 @@ def main() -> int:
                 log(f"[{tag}] {t.label} FAILED: {e}")
                 continue
             log(f"[{tag}] {t.label}: {run.wall:.2f} s wall, {run.peak_mib:.0f} MiB peak, "
-                f"WER {run.wer * 100:.1f}%")
+                f"WER {run.wer * 100:.1f}%, other processes {run.others_cpu:.1f} CPU-s")
             if not warm:
                 results[t.key].append(run)
 
@@ -500,7 +539,12 @@ def main() -> int:
     if baseline and baseline != "ours":
         print(f"(voicenotes not measured: ratios are against {TOOL_LABELS[baseline]})")
     print_table(tools, results, seconds, baseline)
-    print(f"load average {os.getloadavg()[0]:.2f} at end")
+    print(f"CPU {cpu_busy():.0f}% busy after the last run")
+    noisy = [f"{t.label} run {i + 1} ({r.others_cpu:.1f} CPU-s)" for t in tools
+             for i, r in enumerate(results.get(t.key) or []) if r.others_cpu > NOISE_CPU_S]
+    if noisy:
+        print("warning: other processes used the CPU during: " + ", ".join(noisy)
+              + "; those timings are inflated (rerun on a quiet machine)")
     for key, why in failed.items():
         print(f"{TOOL_LABELS[key]}: FAILED: {why.splitlines()[0]}")
     if args.show_text:
@@ -515,7 +559,8 @@ def main() -> int:
             "settings": settings.__dict__, "runs": args.runs, "warmups": args.warmups,
             "tools": {t.key: {"label": t.label, "argv": t.argv,
                               "runs": [{"wall_s": r.wall, "peak_mib": r.peak_mib, "wer": r.wer,
-                                        "text": r.text} for r in results[t.key]],
+                                        "others_cpu_s": r.others_cpu, "text": r.text}
+                                       for r in results[t.key]],
                               "failed": failed.get(t.key)} for t in tools},
         }
         Path(args.json).write_text(json.dumps(data, indent=2) + "\n")
