@@ -62,7 +62,7 @@ struct AudioFileTests {
     defer { try? FileManager.default.removeItem(at: folder) }
 
     let empty = folder.appendingPathComponent("empty.wav")
-    FileManager.default.createFile(atPath: empty.path, contents: Data())
+    _ = FileManager.default.createFile(atPath: empty.path, contents: Data())
     #expect(throws: AudioIOError.emptyFile(path: empty.path)) { try AudioFile(forReading: empty) }
 
     #expect(throws: AudioIOError.isDirectory(path: folder.path)) { try AudioFile(forReading: folder) }

@@ -68,7 +68,7 @@ struct CommandLineTests {
     let folder = Fixtures.temporaryFolder("cli-bad")
     defer { try? FileManager.default.removeItem(at: folder) }
     let empty = folder.appendingPathComponent("empty.m4a")
-    FileManager.default.createFile(atPath: empty.path, contents: Data())
+    _ = FileManager.default.createFile(atPath: empty.path, contents: Data())
     let text = folder.appendingPathComponent("list.txt")
     try Data("milk\neggs\n".utf8).write(to: text)
     let corrupt = folder.appendingPathComponent("broken.mp3")
