@@ -2,6 +2,7 @@ import Foundation
 import SpeechRecognition
 import TestSupport
 import Testing
+import VoiceNotes
 
 /// Installing a model: status before and after, through the real download-and-convert path.
 @Suite("AssetInventory", .serialized)
@@ -32,6 +33,23 @@ struct AssetInventoryTests {
     var text = ""
     for try await result in transcriber.results { text += String(result.text.characters) + " " }
     #expect(text.lowercased().contains("ask not what your country can do for you"))
+  }
+
+  @Test("the 8-bit conversion is half the size and still transcribes word for word")
+  func quantizedModel() async throws {
+    let folder = Fixtures.temporaryFolder("q8")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let directory = ModelDirectory(url: folder)
+    let request = try #require(AssetInventory.assetInstallationRequest(for: .baseQuantized, in: directory))
+    try await request.downloadAndInstall()
+    let size = try #require(
+      try FileManager.default.attributesOfItem(atPath: directory.file(for: .baseQuantized).path)[.size] as? Int)
+    #expect(size > 70_000_000 && size < 90_000_000, "q8_0 base is about 82 MB, got \(size)")
+    let transcript = try await FileTranscriber(
+      model: .baseQuantized, locale: Locale(identifier: "en"), modelDirectory: directory
+    )
+    .transcribe(Fixtures.jfk)
+    #expect(WordErrorRate.normalizedWords(transcript.text) == WordErrorRate.normalizedWords(Fixtures.jfkText))
   }
 
   @Test("an unsupported language is reported as unsupported, not as a download")

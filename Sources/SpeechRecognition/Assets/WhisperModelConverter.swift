@@ -12,10 +12,13 @@ struct WhisperModelConverter {
   let model: CTranslate2Model
   let vocabulary: [String]
   let name: String
+  /// Whether matrices are stored as q8_0 (8-bit, about half the size and faster) instead of f16.
+  let quantized: Bool
 
   /// Reads `modelFile` (a CTranslate2 `model.bin`) and `vocabularyFile` (its `vocabulary.txt`).
-  init(modelFile: URL, vocabularyFile: URL, name: String) throws(SpeechAssetError) {
+  init(modelFile: URL, vocabularyFile: URL, name: String, quantized: Bool = false) throws(SpeechAssetError) {
     self.name = name
+    self.quantized = quantized
     model = try CTranslate2Model(contentsOf: modelFile)
     guard model.specName == "WhisperSpec" else {
       throw .conversionFailed(model: name, detail: "expected a Whisper model, found \(model.specName)")
@@ -83,7 +86,7 @@ struct WhisperModelConverter {
       Int32(try model.integer("decoder/num_heads")),
       Int32(layerCount(prefix: "decoder")),
       Int32(melCount),
-      1,  // ftype: mostly f16
+      quantized ? 7 : 1,  // ftype: mostly q8_0, or mostly f16
     ]
     var data = Data()
     data.appendLittleEndian(UInt32(0x6767_6d6c))
@@ -148,24 +151,34 @@ struct WhisperModelConverter {
 
   // MARK: - Tensors
 
+  /// How a tensor's elements are stored in the ggml file, with ggml's type numbers.
+  private enum Storage: Int32 {
+    case float32 = 0
+    case float16 = 1
+    case q8 = 8
+  }
+
   /// One output tensor: a slice of rows of a CTranslate2 variable, with its ggml name and type.
   private struct Tensor {
     var name: String
     var source: CTranslate2Model.Variable
     var rows: Range<Int>? = nil
-    var storeAsFloat32: Bool
+    var storage: Storage
     var shape: [Int]? = nil
   }
 
   private func tensorPlan() throws(SpeechAssetError) -> [Tensor] {
     var plan: [Tensor] = []
-    func add(_ name: String, _ source: String, rows: Range<Int>? = nil, shape: [Int]? = nil, float32: Bool? = nil)
+    let matrixStorage: Storage = quantized ? .q8 : .float16
+    func add(_ name: String, _ source: String, rows: Range<Int>? = nil, shape: [Int]? = nil, storage: Storage? = nil)
       throws(SpeechAssetError)
     {
       let variable = try model.variable(source)
       let isVector = variable.shape.count < 2
       plan.append(
-        Tensor(name: name, source: variable, rows: rows, storeAsFloat32: float32 ?? isVector, shape: shape))
+        Tensor(
+          name: name, source: variable, rows: rows, storage: storage ?? (isVector ? .float32 : matrixStorage),
+          shape: shape))
     }
     func norm(_ name: String, _ source: String) throws(SpeechAssetError) {
       try add("\(name).weight", "\(source)/gamma")
@@ -183,11 +196,11 @@ struct WhisperModelConverter {
     let k = state..<(2 * state)
     let v = (2 * state)..<(3 * state)
 
-    try add("encoder.positional_embedding", "encoder/position_encodings/encodings", float32: true)
+    try add("encoder.positional_embedding", "encoder/position_encodings/encodings", storage: .float32)
     for conv in ["conv1", "conv2"] {
-      try add("encoder.\(conv).weight", "encoder/\(conv)/weight", float32: false)
+      try add("encoder.\(conv).weight", "encoder/\(conv)/weight", storage: .float16)
       let bias = try model.variable("encoder/\(conv)/bias")
-      try add("encoder.\(conv).bias", "encoder/\(conv)/bias", shape: [bias.shape[0], 1], float32: true)
+      try add("encoder.\(conv).bias", "encoder/\(conv)/bias", shape: [bias.shape[0], 1], storage: .float32)
     }
     for layer in 0..<layerCount(prefix: "encoder") {
       let to = "encoder.blocks.\(layer)"
@@ -203,7 +216,7 @@ struct WhisperModelConverter {
     }
     try norm("encoder.ln_post", "encoder/layer_norm")
 
-    try add("decoder.positional_embedding", "decoder/position_encodings/encodings", float32: true)
+    try add("decoder.positional_embedding", "decoder/position_encodings/encodings", storage: .float32)
     try add("decoder.token_embedding.weight", "decoder/embeddings/weight")
     for layer in 0..<layerCount(prefix: "decoder") {
       let to = "decoder.blocks.\(layer)"
@@ -245,25 +258,54 @@ struct WhisperModelConverter {
     let nameBytes = Array(tensor.name.utf8)
     data.appendLittleEndian(Int32(shape.count))
     data.appendLittleEndian(Int32(nameBytes.count))
-    data.appendLittleEndian(Int32(tensor.storeAsFloat32 ? 0 : 1))
+    data.appendLittleEndian(tensor.storage.rawValue)
     for dimension in shape.reversed() { data.appendLittleEndian(Int32(dimension)) }
     data.append(contentsOf: nameBytes)
 
-    switch (source.dtype, tensor.storeAsFloat32) {
-    case (.float16, false), (.float32, true):
-      data.append(bytes)
-    case (.float16, true):
-      let values = bytes.withUnsafeBytes { raw in
-        (0..<(raw.count / 2)).map {
-          Float(Float16(bitPattern: raw.loadUnaligned(fromByteOffset: $0 * 2, as: UInt16.self)))
+    let values: [Float] =
+      switch source.dtype {
+      case .float16:
+        bytes.withUnsafeBytes { raw in
+          (0..<(raw.count / 2)).map {
+            Float(Float16(bitPattern: raw.loadUnaligned(fromByteOffset: $0 * 2, as: UInt16.self)))
+          }
+        }
+      default:
+        bytes.withUnsafeBytes { raw in
+          (0..<(raw.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) }
         }
       }
+    switch tensor.storage {
+    case .float32:
       values.withUnsafeBytes { data.append(contentsOf: $0) }
-    default:
-      let values = bytes.withUnsafeBytes { raw in
-        (0..<(raw.count / 4)).map { Float16(raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self)).bitPattern }
+    case .float16:
+      values.map { Float16($0).bitPattern.littleEndian }.withUnsafeBytes { data.append(contentsOf: $0) }
+    case .q8:
+      data.append(Self.quantizeQ8(values))
+    }
+    return data
+  }
+}
+
+extension WhisperModelConverter {
+  /// ggml's q8_0 blocks: 32 values as one f16 scale and 32 signed bytes (value = scale * byte).
+  fileprivate static func quantizeQ8(_ values: [Float]) -> Data {
+    precondition(values.count % 32 == 0, "q8_0 needs rows that are a multiple of 32")
+    var data = Data(capacity: values.count / 32 * 34)
+    var block = [UInt8](repeating: 0, count: 34)
+    for start in stride(from: 0, to: values.count, by: 32) {
+      let chunk = values[start..<(start + 32)]
+      let largest = chunk.reduce(0) { max($0, abs($1)) }
+      let scale = largest / 127
+      let inverse: Float = scale == 0 ? 0 : 1 / scale
+      withUnsafeBytes(of: Float16(scale).bitPattern.littleEndian) {
+        block[0] = $0[0]
+        block[1] = $0[1]
       }
-      values.withUnsafeBytes { data.append(contentsOf: $0) }
+      for (offset, value) in chunk.enumerated() {
+        block[2 + offset] = UInt8(bitPattern: Int8(max(-127, min(127, (value * inverse).rounded()))))
+      }
+      data.append(contentsOf: block)
     }
     return data
   }
