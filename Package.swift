@@ -1,5 +1,23 @@
 // swift-tools-version:6.0
+import CompilerPluginSupport
+import Foundation
 import PackageDescription
+
+/// The running toolchain's SwiftSyntax libraries (the swift-syntax package cannot be fetched here).
+let toolchainHost: String = {
+  let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+  for folder in path.split(separator: ":") {
+    let compiler = URL(fileURLWithPath: String(folder)).appendingPathComponent("swiftc")
+    guard FileManager.default.fileExists(atPath: compiler.path) else { continue }
+    let host = compiler.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("lib/swift/host")
+    if FileManager.default.fileExists(atPath: host.path) { return host.path }
+  }
+  return "/opt/swift/usr/lib/swift/host"
+}()
+
+/// The engine build the bootstrap links into `.deps/engines`.
+let engines = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(".deps/engines").path
 
 let package = Package(
   name: "VoiceNotes",
@@ -7,6 +25,7 @@ let package = Package(
   products: [
     .library(name: "AudioIO", targets: ["AudioIO"]),
     .library(name: "SpeechRecognition", targets: ["SpeechRecognition"]),
+    .library(name: "LanguageModels", targets: ["LanguageModels"]),
     .library(name: "VoiceNotes", targets: ["VoiceNotes"]),
     .executable(name: "voicenotes", targets: ["voicenotes"]),
   ],
@@ -14,9 +33,23 @@ let package = Package(
     // C libraries: a module map and a small shim header each, nothing else.
     .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat"),
     .systemLibrary(name: "CWhisper", path: "Sources/CWhisper", pkgConfig: "whisper"),
+    .systemLibrary(name: "CLlama", path: "Sources/CLlama", pkgConfig: "llama"),
+    // A small C++ bridge to llama.cpp's JSON-Schema-to-GBNF converter (in its common library).
+    .target(
+      name: "CLlamaGrammar",
+      cxxSettings: [.unsafeFlags(["-I", "\(engines)/include/llama-common", "-I", "\(engines)/include"])],
+      linkerSettings: [.unsafeFlags(["-L", "\(engines)/lib"]), .linkedLibrary("llama-common")]),
 
     .target(name: "AudioIO", dependencies: ["CFFmpeg"]),
-    .target(name: "SpeechRecognition", dependencies: ["AudioIO", "CWhisper"]),
+    // Shared by the engine modules: the models folder, PyPI wheel installation, engine threads.
+    .target(name: "ModelSupport"),
+    .target(name: "SpeechRecognition", dependencies: ["AudioIO", "ModelSupport", "CWhisper"]),
+    .macro(
+      name: "LanguageModelsMacros",
+      swiftSettings: [.unsafeFlags(["-I", toolchainHost])],
+      linkerSettings: [.unsafeFlags(["-L", toolchainHost, "-Xlinker", "-rpath", "-Xlinker", toolchainHost])]),
+    .target(
+      name: "LanguageModels", dependencies: ["ModelSupport", "CLlama", "CLlamaGrammar", "LanguageModelsMacros"]),
     .target(name: "VoiceNotes", dependencies: ["AudioIO", "SpeechRecognition"]),
     .executableTarget(name: "voicenotes", dependencies: ["VoiceNotes", "SpeechRecognition", "AudioIO"]),
 
@@ -25,7 +58,9 @@ let package = Package(
     .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "TestSupport"]),
     .testTarget(
       name: "SpeechRecognitionTests", dependencies: ["SpeechRecognition", "AudioIO", "VoiceNotes", "TestSupport"]),
+    .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "TestSupport"]),
     .testTarget(name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SpeechRecognition", "TestSupport"]),
     .testTarget(name: "voicenotesTests", dependencies: ["VoiceNotes", "TestSupport"]),
-  ]
+  ],
+  cxxLanguageStandard: .cxx17
 )

@@ -39,7 +39,7 @@ COMMON_FLAGS=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DCMAKE
   "-DCMAKE_INSTALL_RPATH=\$ORIGIN;\$ORIGIN/../lib" -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON)
 
 # The engine cache key changes whenever a pin or a build flag changes.
-engine_key="$(printf '%s\n' "$LLAMA_SHA256" "$WHISPER_SHA256" "${CPU_FLAGS[*]}" "${COMMON_FLAGS[*]}" v1 \
+engine_key="$(printf '%s\n' "$LLAMA_SHA256" "$WHISPER_SHA256" "${CPU_FLAGS[*]}" "${COMMON_FLAGS[*]}" v2-common \
   | sha256sum | cut -c1-16)"
 engine_dir="$cache/engines/$engine_key"
 
@@ -104,11 +104,15 @@ build_engines() {
   cmake -S "$llama_src" -B "$work/build-llama" "${COMMON_FLAGS[@]}" "${CPU_FLAGS[@]}" \
     -DCMAKE_INSTALL_PREFIX="$prefix" \
     -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
-    -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_COMMON=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_CURL=OFF \
+    -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_APP=OFF -DLLAMA_CURL=OFF \
     -DLLAMA_OPENSSL=OFF \
     -DLLAMA_BUILD_NUMBER="$LLAMA_BUILD_NUMBER" -DLLAMA_BUILD_COMMIT="$LLAMA_BUILD_COMMIT" >"$work/llama-configure.log"
-  cmake --build "$work/build-llama" -j "$(nproc)"
-  cmake --install "$work/build-llama" >/dev/null
+  # libllama plus llama-common, whose JSON-Schema-to-grammar converter guided generation uses.
+  cmake --build "$work/build-llama" -j "$(nproc)" --target llama llama-common
+  cmake --install "$work/build-llama" >/dev/null 2>&1 || true
+  cp -P "$work"/build-llama/bin/libllama-common.so* "$prefix/lib/"
+  mkdir -p "$prefix/include/llama-common"
+  cp "$llama_src"/common/*.h "$prefix/include/llama-common/"
 
   step="whisper.cpp build"
   log "building whisper.cpp against the same ggml"
@@ -127,6 +131,7 @@ build_engines() {
 
   step="engine check"
   [ -f "$prefix/lib/libwhisper.so" ] && [ -f "$prefix/lib/libllama.so" ] && [ -f "$prefix/include/whisper.h" ] \
+    && [ -f "$prefix/lib/libllama-common.so" ] && [ -f "$prefix/include/llama-common/json-schema-to-grammar.h" ] \
     || { echo "bootstrap: engine install is incomplete under $prefix" >&2; return 1; }
   [ -f "$prefix/lib/pkgconfig/whisper.pc" ] && [ -f "$prefix/lib/pkgconfig/llama.pc" ] \
     || { echo "bootstrap: pkg-config files missing under $prefix/lib/pkgconfig" >&2; return 1; }

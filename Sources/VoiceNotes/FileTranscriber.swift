@@ -14,11 +14,12 @@ public struct FileTranscriber: Sendable {
   /// Where models are installed.
   public var modelDirectory: ModelDirectory
 
-  /// Creates a transcriber that uses `model` for `locale` (nil detects the language).
-  public init(model: SpeechModel = .default, locale: Locale? = nil, modelDirectory: ModelDirectory = .current) {
+  /// Creates a transcriber that uses `model` for `locale` (nil detects the language), with
+  /// models from `modelDirectory` (by default the current models folder).
+  public init(model: SpeechModel = .default, locale: Locale? = nil, modelDirectory: ModelDirectory? = nil) {
     self.model = model
     self.locale = locale
-    self.modelDirectory = modelDirectory
+    self.modelDirectory = modelDirectory ?? .current
   }
 
   /// Transcribes the file at `url`.

@@ -35,7 +35,7 @@ struct CTranslate2Model {
   let data: Data
   private(set) var variables: [String: Variable] = [:]
 
-  init(contentsOf url: URL) throws(SpeechAssetError) {
+  init(contentsOf url: URL) throws(ModelAssetError) {
     do {
       data = try Data(contentsOf: url, options: .alwaysMapped)
     } catch {
@@ -73,7 +73,7 @@ struct CTranslate2Model {
   }
 
   /// The variable called `name`, or a conversion error naming it.
-  func variable(_ name: String) throws(SpeechAssetError) -> Variable {
+  func variable(_ name: String) throws(ModelAssetError) -> Variable {
     guard let variable = variables[name] else {
       throw .conversionFailed(model: specName, detail: "the model has no variable \(name)")
     }
@@ -81,7 +81,7 @@ struct CTranslate2Model {
   }
 
   /// A scalar integer variable such as `encoder/num_heads`.
-  func integer(_ name: String) throws(SpeechAssetError) -> Int {
+  func integer(_ name: String) throws(ModelAssetError) -> Int {
     let variable = try variable(name)
     let bytes = data[variable.range]
     switch variable.dtype {
@@ -105,7 +105,7 @@ struct ByteReader {
     self.offset = data.startIndex
   }
 
-  mutating func read<T: FixedWidthInteger>(_: T.Type) throws(SpeechAssetError) -> T {
+  mutating func read<T: FixedWidthInteger>(_: T.Type) throws(ModelAssetError) -> T {
     let size = MemoryLayout<T>.size
     guard offset + size <= data.endIndex else { throw truncated }
     let value = data[offset..<(offset + size)].withUnsafeBytes { $0.loadUnaligned(as: T.self) }
@@ -113,7 +113,7 @@ struct ByteReader {
     return T(littleEndian: value)
   }
 
-  mutating func readString() throws(SpeechAssetError) -> String {
+  mutating func readString() throws(ModelAssetError) -> String {
     let length = Int(try read(UInt16.self))
     guard offset + length <= data.endIndex else { throw truncated }
     let bytes = data[offset..<(offset + length)].prefix { $0 != 0 }
@@ -121,12 +121,12 @@ struct ByteReader {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  mutating func skip(_ count: Int) throws(SpeechAssetError) {
+  mutating func skip(_ count: Int) throws(ModelAssetError) {
     guard count >= 0, offset + count <= data.endIndex else { throw truncated }
     offset += count
   }
 
-  private var truncated: SpeechAssetError {
+  private var truncated: ModelAssetError {
     .conversionFailed(
       model: file, detail: "the file ends early at byte \(offset); it is truncated or not a CTranslate2 model")
   }

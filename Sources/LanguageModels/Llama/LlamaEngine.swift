@@ -1,0 +1,263 @@
+import CLlama
+import Foundation
+import ModelSupport
+
+/// A loaded GGUF model with one llama.cpp context: the only code that calls llama.cpp.
+///
+/// An actor on its own thread (llama contexts are not thread-safe, and decoding blocks). It keeps
+/// the tokens whose keys and values sit in the KV cache, so a prompt that extends the previous
+/// one (the next turn of a conversation, a prewarmed prefix) only evaluates what is new.
+actor LlamaEngine {
+  private let model: OpaquePointer
+  private let context: OpaquePointer
+  private let vocab: OpaquePointer
+  private let executor: EngineThread
+  private var cachedTokens: [Int32] = []
+  private let batchSize: Int32 = 512
+
+  /// The model file this engine runs.
+  let path: String
+  /// Tokens the context holds, prompt and response together.
+  let contextSize: Int
+  /// The chat template stored in the GGUF file, if any.
+  let chatTemplate: String?
+
+  nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+  init(path: String, contextSize: Int, threads: Int) throws(LlamaError) {
+    Self.initializeBackend
+    var modelParameters = llama_model_default_params()
+    modelParameters.n_gpu_layers = 0
+    guard let model = llama_model_load_from_file(path, modelParameters) else {
+      throw .loadFailed(path: path)
+    }
+    var contextParameters = llama_context_default_params()
+    contextParameters.n_ctx = UInt32(contextSize)
+    contextParameters.n_batch = UInt32(batchSize)
+    contextParameters.n_ubatch = UInt32(batchSize)
+    contextParameters.n_threads = Int32(threads)
+    contextParameters.n_threads_batch = Int32(threads)
+    contextParameters.no_perf = true
+    guard let context = llama_init_from_model(model, contextParameters) else {
+      llama_model_free(model)
+      throw .contextFailed(path: path)
+    }
+    self.model = model
+    self.context = context
+    vocab = llama_model_get_vocab(model)
+    self.path = path
+    self.contextSize = Int(llama_n_ctx(context))
+    chatTemplate = llama_model_chat_template(model, nil).map { String(cString: $0) }
+    executor = EngineThread(name: "llama")
+  }
+
+  isolated deinit {
+    llama_free(context)
+    llama_model_free(model)
+  }
+
+  // MARK: - Text and tokens
+
+  /// The tokens of `text`; `special` parses control tokens such as `<|im_start|>`.
+  func tokenize(_ text: String, special: Bool = true) -> [Int32] {
+    Self.tokenize(text, vocab: vocab, special: special)
+  }
+
+  /// Formats a conversation with the model's chat template, ready for the assistant's reply.
+  func format(_ messages: [LlamaMessage]) throws(LlamaError) -> String {
+    let roles = messages.map { strdup($0.role) }
+    let contents = messages.map { strdup($0.content) }
+    defer {
+      for pointer in roles + contents { free(pointer) }
+    }
+    var chat = zip(roles, contents).map { llama_chat_message(role: $0, content: $1) }
+    var buffer = [CChar](repeating: 0, count: max(4096, messages.reduce(0) { $0 + $1.content.utf8.count } * 2 + 512))
+    let template = chatTemplate
+    func apply(_ buffer: inout [CChar]) -> Int32 {
+      let capacity = Int32(buffer.count)
+      return buffer.withUnsafeMutableBufferPointer { output in
+        llama_chat_apply_template(template, &chat, chat.count, true, output.baseAddress, capacity)
+      }
+    }
+    var length = apply(&buffer)
+    if length > buffer.count {
+      buffer = [CChar](repeating: 0, count: Int(length) + 1)
+      length = apply(&buffer)
+    }
+    guard length >= 0 else { throw .templateUnsupported }
+    return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  // MARK: - Generation
+
+  /// Evaluates `prompt` into the KV cache without generating, so a later request that starts
+  /// with it is answered sooner.
+  func prewarm(_ prompt: String) throws(LlamaError) {
+    let tokens = tokenize(prompt)
+    guard tokens.count < contextSize else { throw .contextExceeded(tokens: tokens.count, limit: contextSize) }
+    try evaluate(tokens)
+  }
+
+  /// Generates a continuation of `prompt`.
+  ///
+  /// - Parameters:
+  ///   - grammar: a GBNF grammar (root rule `root`) the output must follow, enforced while sampling.
+  ///   - onText: called with each new piece of text; return false to stop.
+  func generate(
+    prompt: String, grammar: String?, sampling: LlamaSampling, maximumTokens: Int?,
+    shouldStop: @Sendable () -> Bool = { false }, onText: (String) -> Bool = { _ in true }
+  ) throws(LlamaError) -> LlamaGeneration {
+    let tokens = tokenize(prompt)
+    let budget = maximumTokens ?? contextSize
+    guard tokens.count + 1 < contextSize else {
+      throw .contextExceeded(tokens: tokens.count, limit: contextSize)
+    }
+    try evaluate(tokens)
+    let sampler = try makeSampler(grammar: grammar, sampling: sampling)
+    defer { llama_sampler_free(sampler) }
+
+    var text = ""
+    var pending: [UInt8] = []
+    var generated = 0
+    var reason = LlamaGeneration.StopReason.endOfText
+    while true {
+      if generated >= budget {
+        reason = .tokenLimit
+        break
+      }
+      if shouldStop() {
+        reason = .cancelled
+        break
+      }
+      if cachedTokens.count >= contextSize {
+        reason = .contextFull
+        break
+      }
+      let token = llama_sampler_sample(sampler, context, -1)
+      if llama_vocab_is_eog(vocab, token) { break }
+      generated += 1
+      pending += piece(token)
+      let (complete, rest) = Self.splitValidUTF8(pending)
+      pending = rest
+      try evaluate(cachedTokens + [token])
+      if !complete.isEmpty {
+        text += complete
+        if !onText(complete) {
+          reason = .stoppedByCaller
+          break
+        }
+      }
+    }
+    if !pending.isEmpty { text += String(decoding: pending, as: UTF8.self) }
+    return LlamaGeneration(text: text, promptTokens: tokens.count, generatedTokens: generated, stopReason: reason)
+  }
+
+  /// Makes the KV cache hold exactly `tokens`, reusing the longest prefix already there, with
+  /// logits ready for the last token.
+  private func evaluate(_ tokens: [Int32]) throws(LlamaError) {
+    var shared = zip(cachedTokens, tokens).prefix { $0 == $1 }.count
+    if shared == tokens.count { shared -= 1 }  // the last token must be decoded again for its logits
+    let memory = llama_get_memory(context)
+    if shared <= 0 {
+      llama_memory_clear(memory, true)
+      shared = 0
+    } else if !llama_memory_seq_rm(memory, 0, Int32(shared), -1) {
+      llama_memory_clear(memory, true)
+      shared = 0
+    }
+    cachedTokens = Array(tokens[..<shared])
+    var start = shared
+    while start < tokens.count {
+      let end = min(start + Int(batchSize), tokens.count)
+      var chunk = Array(tokens[start..<end])
+      let status = chunk.withUnsafeMutableBufferPointer { buffer in
+        llama_decode(context, llama_batch_get_one(buffer.baseAddress, Int32(buffer.count)))
+      }
+      guard status == 0 else {
+        cachedTokens = []
+        llama_memory_clear(memory, true)
+        throw status == 1 ? .contextExceeded(tokens: tokens.count, limit: contextSize) : .decodeFailed(status: status)
+      }
+      cachedTokens += chunk
+      start = end
+    }
+  }
+
+  private func makeSampler(grammar: String?, sampling: LlamaSampling) throws(LlamaError) -> UnsafeMutablePointer<
+    llama_sampler
+  > {
+    guard let chain = llama_sampler_chain_init(llama_sampler_chain_default_params()) else {
+      throw .decodeFailed(status: -1)
+    }
+    if let grammar {
+      guard let constraint = llama_sampler_init_grammar(vocab, grammar, "root") else {
+        llama_sampler_free(chain)
+        throw .grammarRejected(grammar: grammar)
+      }
+      llama_sampler_chain_add(chain, constraint)
+    }
+    switch sampling {
+    case .greedy:
+      llama_sampler_chain_add(chain, llama_sampler_init_greedy())
+    case .random(let topK, let topP, let temperature, let seed):
+      if let topK { llama_sampler_chain_add(chain, llama_sampler_init_top_k(Int32(topK))) }
+      if let topP { llama_sampler_chain_add(chain, llama_sampler_init_top_p(Float(topP), 1)) }
+      llama_sampler_chain_add(chain, llama_sampler_init_temp(Float(temperature)))
+      llama_sampler_chain_add(chain, llama_sampler_init_dist(seed))
+    }
+    return chain
+  }
+
+  private func piece(_ token: Int32) -> [UInt8] {
+    var buffer = [CChar](repeating: 0, count: 64)
+    var length = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+    if length < 0 {
+      buffer = [CChar](repeating: 0, count: Int(-length))
+      length = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+    }
+    return buffer.prefix(Int(max(length, 0))).map { UInt8(bitPattern: $0) }
+  }
+
+  // MARK: - Helpers that need no context
+
+  static func tokenize(_ text: String, vocab: OpaquePointer, special: Bool) -> [Int32] {
+    let bytes = Array(text.utf8)
+    var tokens = [Int32](repeating: 0, count: bytes.count + 8)
+    var count = llama_tokenize(vocab, text, Int32(bytes.count), &tokens, Int32(tokens.count), false, special)
+    if count < 0 {
+      tokens = [Int32](repeating: 0, count: Int(-count))
+      count = llama_tokenize(vocab, text, Int32(bytes.count), &tokens, Int32(tokens.count), false, special)
+    }
+    return Array(tokens.prefix(Int(max(count, 0))))
+  }
+
+  /// Splits bytes into the longest prefix that is complete UTF-8 and the rest (an unfinished
+  /// character, which the next token completes).
+  static func splitValidUTF8(_ bytes: [UInt8]) -> (String, [UInt8]) {
+    var end = bytes.count
+    var back = 0
+    while end > 0 && back < 4 {
+      let byte = bytes[end - 1]
+      if byte & 0xC0 == 0x80 {
+        end -= 1
+        back += 1
+        continue
+      }
+      let width = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+      if width > back + 1 { end -= 1 } else { end = bytes.count }
+      break
+    }
+    return (String(decoding: bytes[..<end], as: UTF8.self), Array(bytes[end...]))
+  }
+
+  private static let initializeBackend: Void = {
+    if ProcessInfo.processInfo.environment["VOICENOTES_ENGINE_LOGS"] == nil {
+      llama_log_set(llamaDiscardLog, nil)
+    }
+    llama_backend_init()
+  }()
+}
+
+private func llamaDiscardLog(
+  _ level: ggml_log_level, _ text: UnsafePointer<CChar>?, _ userData: UnsafeMutableRawPointer?
+) {}

