@@ -24,8 +24,11 @@ engines:
 build: engines
 	swift build -c release $(LINK)
 
+SPEECH_MODELS := base tiny.en
+LANGUAGE_MODELS := qwen-1.5b qwen-0.5b smollm-135m
+
 models: build
-	@$(CLI) models install base tiny.en
+	@$(CLI) models install $(SPEECH_MODELS) $(LANGUAGE_MODELS)
 
 ## demo: transcribe the bundled sample recordings
 demo: deps
@@ -34,7 +37,7 @@ demo: deps
 ## test: bootstrap, check formatting, build, then run every test (model tests run one at a time)
 test: engines lint
 	swift build --build-tests $(LINK)
-	@.build/debug/voicenotes models install base tiny.en
+	@.build/debug/voicenotes models install $(SPEECH_MODELS) $(LANGUAGE_MODELS)
 	swift test --skip-build --no-parallel
 
 ## bench: our transcription side by side with whisper.cpp's CLI and faster-whisper

@@ -51,7 +51,8 @@ let package = Package(
     .target(
       name: "LanguageModels", dependencies: ["ModelSupport", "CLlama", "CLlamaGrammar", "LanguageModelsMacros"]),
     .target(name: "VoiceNotes", dependencies: ["AudioIO", "SpeechRecognition"]),
-    .executableTarget(name: "voicenotes", dependencies: ["VoiceNotes", "SpeechRecognition", "AudioIO"]),
+    .executableTarget(
+      name: "voicenotes", dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "AudioIO"]),
 
     // Tests: real engines, real models, real audio. TestSupport finds the fixtures the bootstrap installs.
     .target(name: "TestSupport", path: "Tests/TestSupport"),

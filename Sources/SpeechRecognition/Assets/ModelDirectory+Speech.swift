@@ -1,10 +1,7 @@
 import Foundation
-import ModelSupport
-
-/// The folder of installed models (shared with the language models).
-public typealias ModelDirectory = ModelSupport.ModelDirectory
-/// Why a model could not be installed.
-public typealias ModelAssetError = ModelSupport.ModelAssetError
+// The models folder and installation errors are shared with the language models; clients of
+// this module see them without importing ModelSupport.
+@_exported import ModelSupport
 
 extension ModelDirectory {
   /// The path of `model`'s file in this folder (whether or not it exists).

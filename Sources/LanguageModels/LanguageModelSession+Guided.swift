@@ -1,0 +1,110 @@
+import Foundation
+
+extension LanguageModelSession {
+  /// Answers `prompt` with a value of a `@Generable` type, every guide enforced while decoding.
+  ///
+  /// - Parameter includeSchemaInPrompt: describe the schema to the model in the prompt. The
+  ///   grammar enforces it either way; leave it out when the instructions already show an example.
+  public func respond<Content: Generable & Sendable>(
+    to prompt: Prompt, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
+    options: GenerationOptions = GenerationOptions()
+  ) async throws -> Response<Content> {
+    let raw = try await respond(
+      to: prompt, schema: Content.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+    do {
+      return Response(
+        content: try Content(raw.content), rawContent: raw.content, transcriptEntries: raw.transcriptEntries)
+    } catch {
+      throw GenerationError.decodingFailure(.init(debugDescription: "\(Content.self): \(error)"))
+    }
+  }
+
+  /// Answers `prompt` with a value of a `@Generable` type.
+  public func respond<Content: Generable & Sendable>(
+    to prompt: String, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
+    options: GenerationOptions = GenerationOptions()
+  ) async throws -> Response<Content> {
+    try await respond(
+      to: Prompt(prompt), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+  }
+
+  /// Answers `prompt` with content that follows `schema` (for schemas built at run time).
+  public func respond(
+    to prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
+    options: GenerationOptions = GenerationOptions()
+  ) async throws -> Response<GeneratedContent> {
+    let grammar = try SchemaGrammar(schema)
+    let turn = try await run(
+      prompt: prompt, grammar: grammar.text, schemaText: includeSchemaInPrompt ? schema.promptDescription() : nil,
+      options: options, onText: { _ in })
+    let content = try Self.decode(turn.text)
+    return Response(content: content, rawContent: content, transcriptEntries: turn.entries)
+  }
+
+  /// Streams the answer to `prompt` as text: each snapshot holds everything generated so far.
+  public func streamResponse(to prompt: Prompt, options: GenerationOptions = GenerationOptions())
+    -> ResponseStream<String>
+  {
+    ResponseStream { continuation in
+      let turn = try await self.run(prompt: prompt, grammar: nil, schemaText: nil, options: options) { text in
+        continuation.yield(.init(content: text, rawContent: GeneratedContent(kind: .string(text))))
+      }
+      return Response(
+        content: turn.text, rawContent: GeneratedContent(kind: .string(turn.text)), transcriptEntries: turn.entries)
+    }
+  }
+
+  /// Streams the answer to `prompt` as text.
+  public func streamResponse(to prompt: String, options: GenerationOptions = GenerationOptions())
+    -> ResponseStream<String>
+  {
+    streamResponse(to: Prompt(prompt), options: options)
+  }
+
+  /// Streams a `@Generable` answer: each snapshot is the partially generated value so far, with
+  /// properties appearing in order as the model writes them.
+  public func streamResponse<Content: Generable & Sendable>(
+    to prompt: Prompt, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
+    options: GenerationOptions = GenerationOptions()
+  ) -> ResponseStream<Content> where Content.PartiallyGenerated: Sendable {
+    ResponseStream { continuation in
+      let schema = Content.generationSchema
+      let grammar = try SchemaGrammar(schema)
+      let id = GenerationID()
+      let turn = try await self.run(
+        prompt: prompt, grammar: grammar.text, schemaText: includeSchemaInPrompt ? schema.promptDescription() : nil,
+        options: options
+      ) { text in
+        let partial = GeneratedContent(partialJSON: text, id: id)
+        if let snapshot = try? Content.PartiallyGenerated(partial) {
+          continuation.yield(.init(content: snapshot, rawContent: partial))
+        }
+      }
+      let content = try Self.decode(turn.text)
+      let value: Content
+      do {
+        value = try Content(content)
+      } catch {
+        throw GenerationError.decodingFailure(.init(debugDescription: "\(Content.self): \(error)"))
+      }
+      continuation.yield(.init(content: value.asPartiallyGenerated(), rawContent: content))
+      return Response(content: value, rawContent: content, transcriptEntries: turn.entries)
+    }
+  }
+
+  /// Streams a `@Generable` answer to `prompt`.
+  public func streamResponse<Content: Generable & Sendable>(
+    to prompt: String, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
+    options: GenerationOptions = GenerationOptions()
+  ) -> ResponseStream<Content> where Content.PartiallyGenerated: Sendable {
+    streamResponse(to: Prompt(prompt), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+  }
+
+  private static func decode(_ text: String) throws -> GeneratedContent {
+    do {
+      return try GeneratedContent(json: text)
+    } catch {
+      throw GenerationError.decodingFailure(.init(debugDescription: "the output is not valid JSON: \(error)"))
+    }
+  }
+}

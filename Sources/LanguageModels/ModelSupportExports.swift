@@ -1,0 +1,3 @@
+// The models folder and installation errors are shared with the speech models; clients of this
+// module see them without importing ModelSupport.
+@_exported import ModelSupport
