@@ -254,3 +254,36 @@ extension GenerationGuide {
     GenerationGuide<[Element]>(.element(guide.constraint))
   }
 }
+
+extension GenerationGuide where Value == [String] {
+  /// Requires the array to have exactly the given number of elements.
+  ///
+  /// This overload lets `@Guide(.count(3))` type-check where nothing names the element type; the
+  /// guide applies to arrays of any element type.
+  ///
+  /// - Parameter count: The number of elements.
+  public static func count(_ count: Int) -> GenerationGuide<[String]> {
+    GenerationGuide(.count(count))
+  }
+
+  /// Requires the array's number of elements to lie within an inclusive range.
+  ///
+  /// - Parameter count: The allowed numbers of elements.
+  public static func count(_ count: ClosedRange<Int>) -> GenerationGuide<[String]> {
+    GenerationGuide(.countRange(count.lowerBound, count.upperBound))
+  }
+
+  /// Requires the array to have at least the given number of elements.
+  ///
+  /// - Parameter count: The fewest elements allowed.
+  public static func minimumCount(_ count: Int) -> GenerationGuide<[String]> {
+    GenerationGuide(.minimumCount(count))
+  }
+
+  /// Requires the array to have at most the given number of elements.
+  ///
+  /// - Parameter count: The most elements allowed.
+  public static func maximumCount(_ count: Int) -> GenerationGuide<[String]> {
+    GenerationGuide(.maximumCount(count))
+  }
+}

@@ -115,6 +115,7 @@ extension GenerationSchema {
     ///   - description: What the property holds, for the model.
     ///   - type: The property's type.
     ///   - guides: Constraints on the property's values.
+    @_disfavoredOverload
     public init<Value: Generable>(
       name: String, description: String? = nil, type: Value.Type, guides: [GenerationGuide<Value>] = []
     ) {
@@ -136,36 +137,6 @@ extension GenerationSchema {
       self.init(
         name: name, description: description, schema: Value.generationSchema, isOptional: true,
         guides: guides.map(\.constraint))
-    }
-
-    /// Creates a string property whose whole value matches regular expressions.
-    ///
-    /// - Parameters:
-    ///   - name: The property's name, which is also its JSON key.
-    ///   - description: What the property holds, for the model.
-    ///   - type: `String.self`.
-    ///   - guides: Regular expressions the value must match; see ``GenerationGuide/pattern(_:)-(String)``.
-    public init<RegexOutput>(
-      name: String, description: String? = nil, type: String.Type, guides: [Regex<RegexOutput>] = []
-    ) {
-      self.init(
-        name: name, description: description, schema: String.generationSchema, isOptional: false,
-        guides: guides.map { .pattern($0._literalPattern) })
-    }
-
-    /// Creates an optional string property whose value, when present, matches regular expressions.
-    ///
-    /// - Parameters:
-    ///   - name: The property's name, which is also its JSON key.
-    ///   - description: What the property holds, for the model.
-    ///   - type: `String?.self`.
-    ///   - guides: Regular expressions the value must match; see ``GenerationGuide/pattern(_:)-(String)``.
-    public init<RegexOutput>(
-      name: String, description: String? = nil, type: String?.Type, guides: [Regex<RegexOutput>] = []
-    ) {
-      self.init(
-        name: name, description: description, schema: String.generationSchema, isOptional: true,
-        guides: guides.map { .pattern($0._literalPattern) })
     }
 
     private init(

@@ -37,7 +37,7 @@ extension LanguageModelSession {
     let turn = try await run(
       prompt: prompt, grammar: grammar.text, schemaText: includeSchemaInPrompt ? schema.promptDescription() : nil,
       options: options, onText: { _ in })
-    let content = try Self.decode(turn.text)
+    let content = try Self.decode(turn)
     return Response(content: content, rawContent: content, transcriptEntries: turn.entries)
   }
 
@@ -80,7 +80,7 @@ extension LanguageModelSession {
           continuation.yield(.init(content: snapshot, rawContent: partial))
         }
       }
-      let content = try Self.decode(turn.text)
+      let content = try Self.decode(turn)
       let value: Content
       do {
         value = try Content(content)
@@ -100,9 +100,15 @@ extension LanguageModelSession {
     streamResponse(to: Prompt(prompt), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
   }
 
-  private static func decode(_ text: String) throws -> GeneratedContent {
+  private static func decode(_ turn: Turn) throws -> GeneratedContent {
+    if turn.reachedTokenLimit {
+      throw GenerationError.decodingFailure(
+        .init(
+          debugDescription:
+            "the response reached maximumResponseTokens before the value was complete; allow more tokens"))
+    }
     do {
-      return try GeneratedContent(json: text)
+      return try GeneratedContent(json: turn.text)
     } catch {
       throw GenerationError.decodingFailure(.init(debugDescription: "the output is not valid JSON: \(error)"))
     }

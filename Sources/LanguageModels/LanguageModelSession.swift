@@ -121,10 +121,16 @@ public final class LanguageModelSession: Sendable {
   struct Turn {
     var text: String
     var entries: ArraySlice<Transcript.Entry>
+    /// Whether generation stopped at `maximumResponseTokens` rather than at the end of the answer.
+    var reachedTokenLimit: Bool
   }
 
   /// Runs one turn: formats the transcript plus `prompt`, generates (under `grammar` when given),
-  /// calls `onText` with the cumulative text, and records the turn in the transcript.
+  /// calls `onText` with the cumulative text of the answer, and records the turn in the transcript.
+  ///
+  /// With tools, each generation may instead be a tool call (the grammar offers both): the call's
+  /// arguments are decoded, the tool runs, its output joins the conversation, and generation
+  /// continues, up to ``maximumToolRounds`` calls.
   func run(
     prompt: Prompt, grammar: String?, schemaText: String?, options: GenerationOptions,
     onText: @escaping @Sendable (String) -> Void
@@ -137,36 +143,57 @@ public final class LanguageModelSession: Sendable {
     if let schemaText {
       userText += "\n\nRespond with JSON that follows this schema:\n\(schemaText)"
     }
-    let messages = before.messages + [LlamaMessage(role: "user", content: userText)]
-    let formatted: String
-    let generation: LlamaGeneration
-    do {
-      formatted = try await engine.format(messages)
-      var cumulative = ""
-      generation = try await engine.generate(
-        prompt: formatted, grammar: grammar, sampling: options.engineSampling,
-        maximumTokens: options.maximumResponseTokens, shouldStop: { Task.isCancelled },
-        onText: { piece in
-          cumulative += piece
-          onText(cumulative)
-          return true
-        })
-    } catch {
-      throw GenerationError(error)
+    let toolbox = try ToolGrammar(tools: tools)
+    var added: [Transcript.Entry] = [.prompt(prompt.text)]
+    var rounds = 0
+    while true {
+      let offerTools = toolbox != nil && rounds < Self.maximumToolRounds
+      var messages = before.messages
+      if let toolbox {
+        messages = toolbox.addingDescriptions(to: messages)
+      }
+      messages.append(LlamaMessage(role: "user", content: userText))
+      messages += Transcript(entries: Array(added.dropFirst())).messages
+      let roundGrammar = offerTools ? toolbox?.grammar(answer: grammar) : grammar
+      let generation: LlamaGeneration
+      do {
+        let formatted = try await engine.format(messages)
+        var cumulative = ""
+        generation = try await engine.generate(
+          prompt: formatted, grammar: roundGrammar, sampling: options.engineSampling,
+          maximumTokens: options.maximumResponseTokens, shouldStop: { Task.isCancelled },
+          onText: { piece in
+            cumulative += piece
+            // A tool call is not part of the answer; answers never start with "<".
+            if !(offerTools && cumulative.hasPrefix("<")) { onText(cumulative) }
+            return true
+          })
+      } catch {
+        throw GenerationError(error)
+      }
+      if generation.stopReason == .contextFull {
+        throw GenerationError.exceededContextWindowSize(
+          .init(
+            debugDescription:
+              "\(generation.promptTokens + generation.generatedTokens) tokens, the limit is \(model.contextSize)"))
+      }
+      if offerTools, let toolbox, let call = toolbox.parseCall(generation.text) {
+        rounds += 1
+        let output = try await toolbox.invoke(call)
+        added += [.toolCalls([call]), .toolOutput(toolName: call.toolName, output: output)]
+        continue
+      }
+      added.append(.response(generation.text))
+      let entries = state.withLock { state -> ArraySlice<Transcript.Entry> in
+        state.transcript.entries += added
+        return state.transcript.entries.suffix(added.count)
+      }
+      return Turn(text: generation.text, entries: entries, reachedTokenLimit: generation.stopReason == .tokenLimit)
     }
-    if generation.stopReason == .contextFull {
-      throw GenerationError.exceededContextWindowSize(
-        .init(
-          debugDescription:
-            "\(generation.promptTokens + generation.generatedTokens) tokens, the limit is \(model.contextSize)"))
-    }
-    let added: [Transcript.Entry] = [.prompt(prompt.text), .response(generation.text)]
-    let entries = state.withLock { state -> ArraySlice<Transcript.Entry> in
-      state.transcript.entries += added
-      return state.transcript.entries.suffix(added.count)
-    }
-    return Turn(text: generation.text, entries: entries)
   }
+
+  /// The most tool calls one response may make before the model must answer.
+  static let maximumToolRounds = 5
 
   private func beginResponding() throws {
     let busy = state.withLock { state -> Bool in

@@ -32,7 +32,7 @@ public macro Generable(description: String? = nil) =
 ///   - description: What the property holds, for the model.
 ///   - guides: Constraints on the property's values, enforced while decoding.
 @attached(peer)
-public macro Guide<T>(description: String? = nil, _ guides: GenerationGuide<T>...) =
+public macro Guide<T: Generable>(description: String? = nil, _ guides: GenerationGuide<T>...) =
   #externalMacro(module: "LanguageModelsMacros", type: "GuideMacro")
 
 /// Describes a property or an enumeration case of a `@Generable` type for the model.

@@ -58,7 +58,8 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection {
             "<tool_call>\n{\"name\": \"\($0.toolName)\", \"arguments\": \($0.arguments)}\n</tool_call>"
           }
           .joined(separator: "\n"))
-      case .toolOutput(_, let output): LlamaMessage(role: "tool", content: output)
+      case .toolOutput(_, let output):
+        LlamaMessage(role: "user", content: "<tool_response>\n\(output)\n</tool_response>")
       }
     }
   }

@@ -17,7 +17,10 @@ struct LanguageModelsMacrosPlugin {
 /// Resolves the macro type names the compiler asks for.
 struct MacroProvider: PluginProvider {
   /// Every macro this plugin implements, by type name.
-  let macros: [String: Macro.Type] = [:]
+  let macros: [String: Macro.Type] = [
+    "GenerableMacro": GenerableMacro.self,
+    "GuideMacro": GuideMacro.self,
+  ]
 
   var features: [PluginFeature] { [.loadPluginLibrary] }
 

@@ -1,0 +1,100 @@
+import Foundation
+
+/// The tools of a session as the model sees them: described in the system message, callable
+/// through a grammar that admits either a `<tool_call>` with valid arguments or the answer.
+struct ToolGrammar: Sendable {
+  let tools: [any Tool]
+  private let callGrammar: String
+  private let descriptions: String
+
+  /// Prepares `tools`; nil when there are none.
+  init?(tools: [any Tool]) throws(LanguageModelSession.GenerationError) {
+    guard !tools.isEmpty else { return nil }
+    self.tools = tools
+    var choices: [String] = []
+    var signatures: [String] = []
+    for tool in tools {
+      let parameters = tool.parameters.jsonSchema()
+      choices.append(
+        #"{"type":"object","properties":{"name":{"const":"# + Self.quoted(tool.name) + #"},"arguments":"# + parameters
+          + #"},"required":["name","arguments"],"additionalProperties":false}"#)
+      let shownParameters = tool.includesSchemaInInstructions ? parameters : #"{"type":"object"}"#
+      signatures.append(
+        #"{"type": "function", "function": {"name": "# + Self.quoted(tool.name) + #", "description": "#
+          + Self.quoted(tool.description) + #", "parameters": "# + shownParameters + "}}")
+    }
+    let schema = #"{"anyOf":["# + choices.joined(separator: ",") + "]}"
+    callGrammar = GrammarComposer.prefixing(try SchemaGrammar(jsonSchema: schema).text, with: "call-")
+    // The layout (a <tools> list of function signatures, calls inside <tool_call> tags) is the
+    // one instruction-tuned models such as Qwen2.5 learned for tool use.
+    descriptions = """
+      # Tools
+
+      When a function below can supply facts you need, call it before you answer. The function \
+      signatures are listed between <tools></tools> tags:
+      <tools>
+      \(signatures.joined(separator: "\n"))
+      </tools>
+
+      To call a function, reply with nothing but a JSON object holding its name and arguments \
+      between <tool_call></tool_call> tags:
+      <tool_call>
+      {"name": <function name>, "arguments": <arguments object>}
+      </tool_call>
+      The result comes back between <tool_response></tool_response> tags; then answer the user.
+      """
+  }
+
+  /// The conversation with the tool descriptions added to its system message.
+  func addingDescriptions(to messages: [LlamaMessage]) -> [LlamaMessage] {
+    var messages = messages
+    if let first = messages.first, first.role == "system" {
+      messages[0].content = first.content + "\n\n" + descriptions
+    } else {
+      messages.insert(LlamaMessage(role: "system", content: descriptions), at: 0)
+    }
+    return messages
+  }
+
+  /// A grammar that admits a tool call or the answer (`answer`: a grammar, or nil for free text).
+  func grammar(answer: String?) -> String {
+    let answerRules =
+      answer.map { GrammarComposer.prefixing($0, with: "answer-") }
+      ?? "answer-root ::= [^<] answer-text\nanswer-text ::= [^\\x00]*\n"
+    return "root ::= \"<tool_call>\\n\" call-root \"\\n</tool_call>\" | answer-root\n" + callGrammar + answerRules
+  }
+
+  /// The call in `text`, when the model chose to call a tool.
+  func parseCall(_ text: String) -> Transcript.ToolCall? {
+    guard text.hasPrefix("<tool_call>") else { return nil }
+    let body = text.dropFirst("<tool_call>".count).replacingOccurrences(of: "</tool_call>", with: "")
+    guard let content = try? GeneratedContent(json: body.trimmingCharacters(in: .whitespacesAndNewlines)),
+      let name = try? content.value(String.self, forProperty: "name"),
+      case .structure(let properties, _) = content.kind, let arguments = properties["arguments"]
+    else { return nil }
+    return Transcript.ToolCall(toolName: name, arguments: arguments.jsonString)
+  }
+
+  /// Runs the tool `call` names and returns its output as text.
+  func invoke(_ call: Transcript.ToolCall) async throws -> String {
+    guard let tool = tools.first(where: { $0.name == call.toolName }) else {
+      throw LanguageModelSession.GenerationError.decodingFailure(
+        .init(debugDescription: "no tool named \(call.toolName)"))
+    }
+    return try await Self.invoke(tool, arguments: call.arguments)
+  }
+
+  private static func invoke<T: Tool>(_ tool: T, arguments: String) async throws -> String {
+    do {
+      let content = try GeneratedContent(json: arguments)
+      let output = try await tool.call(arguments: try T.Arguments(content))
+      return output.promptRepresentation.text
+    } catch {
+      throw LanguageModelSession.ToolCallError(tool: tool, underlyingError: error)
+    }
+  }
+
+  private static func quoted(_ text: String) -> String {
+    GeneratedContent(kind: .string(text)).jsonString
+  }
+}
