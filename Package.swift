@@ -54,6 +54,11 @@ let package = Package(
     .executableTarget(
       name: "voicenotes", dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "AudioIO"]),
 
+    // Examples: the seed apps, in a terminal.
+    .executableTarget(
+      name: "TripPlanner", dependencies: ["LanguageModels"], path: "Examples/TripPlanner",
+      resources: [.copy("landmarks.json")]),
+
     // Tests: real engines, real models, real audio. TestSupport finds the fixtures the bootstrap installs.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "TestSupport"]),

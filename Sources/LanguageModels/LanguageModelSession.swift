@@ -140,10 +140,14 @@ public final class LanguageModelSession: Sendable {
     let engine = try model.engine()
     let before = transcript
     var userText = prompt.text
-    if let schemaText {
-      userText += "\n\nRespond with JSON that follows this schema:\n\(schemaText)"
-    }
     let toolbox = try ToolGrammar(tools: tools)
+    if let schemaText {
+      let lead =
+        toolbox == nil
+        ? "Respond with JSON that follows this schema:"
+        : "First call the tools you need. Once you have their results, respond with JSON that follows this schema:"
+      userText += "\n\n\(lead)\n\(schemaText)"
+    }
     var added: [Transcript.Entry] = [.prompt(prompt.text)]
     var rounds = 0
     while true {

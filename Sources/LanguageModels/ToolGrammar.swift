@@ -12,18 +12,39 @@ struct ToolGrammar: Sendable {
     guard !tools.isEmpty else { return nil }
     self.tools = tools
     var choices: [String] = []
+    var definitions: [String: GeneratedContent] = [:]
+    var definitionOrder: [String] = []
     var signatures: [String] = []
     for tool in tools {
       let parameters = tool.parameters.jsonSchema()
+      // A call is {"name": ..., "arguments": ...}; nested definitions move to the top level,
+      // where the arguments' "#/$defs/..." references point.
+      var arguments = parameters
+      if let parsed = try? GeneratedContent(json: parameters), case .structure(var properties, var keys) = parsed.kind,
+        let nested = properties.removeValue(forKey: "$defs"), case .structure(let found, let names) = nested.kind
+      {
+        keys.removeAll { $0 == "$defs" }
+        for name in names where definitions[name] == nil {
+          definitions[name] = found[name]
+          definitionOrder.append(name)
+        }
+        arguments = GeneratedContent(kind: .structure(properties: properties, orderedKeys: keys)).jsonString
+      }
       choices.append(
-        #"{"type":"object","properties":{"name":{"const":"# + Self.quoted(tool.name) + #"},"arguments":"# + parameters
+        #"{"type":"object","properties":{"name":{"const":"# + Self.quoted(tool.name) + #"},"arguments":"# + arguments
           + #"},"required":["name","arguments"],"additionalProperties":false}"#)
       let shownParameters = tool.includesSchemaInInstructions ? parameters : #"{"type":"object"}"#
       signatures.append(
         #"{"type": "function", "function": {"name": "# + Self.quoted(tool.name) + #", "description": "#
           + Self.quoted(tool.description) + #", "parameters": "# + shownParameters + "}}")
     }
-    let schema = #"{"anyOf":["# + choices.joined(separator: ",") + "]}"
+    var schema = #"{"anyOf":["# + choices.joined(separator: ",") + "]"
+    if !definitions.isEmpty {
+      schema +=
+        #","$defs":"#
+        + GeneratedContent(kind: .structure(properties: definitions, orderedKeys: definitionOrder)).jsonString
+    }
+    schema += "}"
     callGrammar = GrammarComposer.prefixing(try SchemaGrammar(jsonSchema: schema).text, with: "call-")
     // The layout (a <tools> list of function signatures, calls inside <tool_call> tags) is the
     // one instruction-tuned models such as Qwen2.5 learned for tool use.

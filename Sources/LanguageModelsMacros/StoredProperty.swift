@@ -122,11 +122,12 @@ struct StoredProperty {
       let expression = argument.expression.trimmed
       if expression.is(RegexLiteralExprSyntax.self) {
         if arguments.count > 1 {
-          context.diagnose(Diagnostic(node: argument.expression, message: MacroDiagnostic.regexWithOtherGuides(name: name)))
+          context.diagnose(
+            Diagnostic(node: argument.expression, message: MacroDiagnostic.regexWithOtherGuides(name: name)))
           valid = false
         }
         if shape != .string, shape != .named {
-          diagnoseMismatch("pattern", expected: "strings", at: argument.expression, in: context)
+          diagnoseMismatch("pattern", expected: "strings", at: attribute, in: context)
           valid = false
         }
         guides.append("LanguageModels.GenerationGuide<String>.pattern(\(expression))")
@@ -135,7 +136,7 @@ struct StoredProperty {
       if let guideName = Self.guideName(of: expression), let expected = Self.expectedShape(of: guideName),
         !Self.fits(shape, expected: expected)
       {
-        diagnoseMismatch(guideName, expected: expected, at: argument.expression, in: context)
+        diagnoseMismatch(guideName, expected: expected, at: attribute, in: context)
         valid = false
       }
       guides.append(expression)

@@ -91,7 +91,7 @@ import Testing
       let prefix = String(document[..<end])
       let content = GeneratedContent(partialJSON: prefix, id: id)
       #expect(!content.isComplete)
-      let partial = try Itinerary.PartiallyGenerated(content)
+      let partial = Itinerary.PartiallyGenerated(content)
       let fields = [partial.title != nil, partial.description != nil, partial.rationale != nil, partial.days != nil]
       let present = fields.prefix { $0 }.count
       // Fields appear in declaration order and never disappear.
@@ -112,7 +112,7 @@ import Testing
     #expect(sawPartialTitle)
     let whole = GeneratedContent(partialJSON: document, id: id)
     #expect(whole.isComplete)
-    let final = try Itinerary.PartiallyGenerated(whole)
+    let final = Itinerary.PartiallyGenerated(whole)
     #expect(final.days?.count == 3)
     #expect(final.days?[2].activities?.first?.title == "Ryan Mountain")
     #expect(final.id == id)
@@ -128,9 +128,9 @@ import Testing
     #expect(GeneratedContent(partialJSON: #"{"a": "\u00e9\u00"#).jsonString == #"{"a":"é"}"#)
     #expect(GeneratedContent(partialJSON: #"{"list": [1, 2, {"k"#).jsonString == #"{"list":[1,2,{}]}"#)
     #expect(GeneratedContent(partialJSON: "").kind == .null)
-    let partialEnum = try Activity.PartiallyGenerated(GeneratedContent(partialJSON: #"{"type": "hik"#))
+    let partialEnum = Activity.PartiallyGenerated(GeneratedContent(partialJSON: #"{"type": "hik"#))
     #expect(partialEnum.type == nil)
-    let wholeEnum = try Activity.PartiallyGenerated(GeneratedContent(partialJSON: #"{"type": "hiking", "ti"#))
+    let wholeEnum = Activity.PartiallyGenerated(GeneratedContent(partialJSON: #"{"type": "hiking", "ti"#))
     #expect(wholeEnum.type == .hiking)
     #expect(wholeEnum.title == nil)
   }
