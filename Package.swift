@@ -59,6 +59,10 @@ let package = Package(
       name: "TripPlanner", dependencies: ["LanguageModels"], path: "Examples/TripPlanner",
       resources: [.copy("landmarks.json")]),
 
+    // Benchmarks: our side of the side-by-side language-model benchmark (Benchmarks/language).
+    .executableTarget(
+      name: "LanguageModelBenchmark", dependencies: ["LanguageModels"], path: "Benchmarks/LanguageModelBenchmark"),
+
     // Tests: real engines, real models, real audio. TestSupport finds the fixtures the bootstrap installs.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "TestSupport"]),

@@ -63,6 +63,11 @@ actor LlamaEngine {
     Self.tokenize(text, vocab: vocab, special: special)
   }
 
+  /// The text of `tokens`, as the model would write it.
+  func detokenize(_ tokens: [Int32]) -> String {
+    String(decoding: tokens.flatMap(piece), as: UTF8.self)
+  }
+
   /// Formats a conversation with the model's chat template, ready for the assistant's reply.
   func format(_ messages: [LlamaMessage]) throws(LlamaError) -> String {
     let roles = messages.map { strdup($0.role) }
