@@ -66,16 +66,15 @@ public final class LanguageModelSession: Sendable {
   /// Loads the model and evaluates the instructions (and `promptPrefix`) into the KV cache, so
   /// the first response starts sooner. Returns at once; the work happens in the background.
   public func prewarm(promptPrefix: Prompt? = nil) {
-    let messages = transcript.messages
+    var messages = transcript.messages
+    if let toolbox = try? ToolGrammar(tools: tools) { messages = toolbox.addingDescriptions(to: messages) }
+    if let promptPrefix { messages.append(LlamaMessage(role: "user", content: promptPrefix.text)) }
     let model = model
-    Task.detached(priority: .utility) {
-      guard let engine = try? model.engine() else { return }
-      var prefix =
-        (try? await engine.format(messages.isEmpty ? [LlamaMessage(role: "user", content: "")] : messages)) ?? ""
-      if let promptPrefix {
-        prefix =
-          (try? await engine.format(messages + [LlamaMessage(role: "user", content: promptPrefix.text)])) ?? prefix
-      }
+    Task.detached(priority: .utility) { [messages] in
+      guard let engine = try? model.engine(), !messages.isEmpty else { return }
+      // The formatted conversation ends with the assistant's cue; the next request shares every
+      // token before it, so those keys and values are reused.
+      guard let prefix = try? await engine.format(messages) else { return }
       try? await engine.prewarm(prefix)
     }
   }
