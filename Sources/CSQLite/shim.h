@@ -1,0 +1,9 @@
+#ifndef VOICENOTES_CSQLITE_SHIM_H
+#define VOICENOTES_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+// SQLITE_TRANSIENT is a cast of -1 to a function pointer: a macro Swift cannot import.
+static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
+
+#endif

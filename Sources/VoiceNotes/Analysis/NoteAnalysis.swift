@@ -1,0 +1,62 @@
+import LanguageModels
+
+/// What the language model extracts from a note's transcript (the seed app's analysis).
+///
+/// Every guide is enforced while decoding, so the result always has one to five tags, a title
+/// and a summary, and action items in the right shape.
+@Generable(description: "An analysis of a voice note")
+public struct NoteAnalysis: Sendable, Equatable {
+  /// The note's title.
+  @Guide(description: "A short title for the note, three to eight words")
+  public var title: String
+
+  /// The note in a sentence or two.
+  @Guide(description: "A summary of the note in one or two sentences, using only facts it states")
+  public var summary: String
+
+  /// Topics of the note.
+  @Guide(description: "Topics of the note, one or two words each", .count(1...5))
+  public var tags: [String]
+
+  /// People the note names.
+  @Guide(
+    description:
+      "Every person named in the note by name, spelled as in the transcript; not the speaker, not roles; empty if none")
+  public var people: [String]
+
+  /// Tasks the note mentions.
+  @Guide(description: "Each task, errand or follow-up the note mentions; empty if none")
+  public var actionItems: [AnalyzedActionItem]
+
+  /// Creates an analysis; the model creates them through the generated initialiser.
+  public init(title: String, summary: String, tags: [String], people: [String], actionItems: [AnalyzedActionItem]) {
+    self.title = title
+    self.summary = summary
+    self.tags = tags
+    self.people = people
+    self.actionItems = actionItems
+  }
+}
+
+/// A task as the model reports it (the app gives it an identifier when it stores it).
+@Generable(description: "A task mentioned in a voice note")
+public struct AnalyzedActionItem: Sendable, Equatable {
+  /// What to do.
+  @Guide(description: "The task as a short imperative sentence, such as 'Call the caterer to confirm numbers'")
+  public var task: String
+
+  /// People the note names.
+  @Guide(description: "Names of the people the task involves, as written in the note; not roles like 'the caterer'")
+  public var people: [String]
+
+  /// Whether the note says it is done.
+  @Guide(description: "False, unless the note says this task has already been done")
+  public var isCompleted: Bool
+
+  /// Creates a task.
+  public init(isCompleted: Bool, task: String, people: [String]) {
+    self.isCompleted = isCompleted
+    self.task = task
+    self.people = people
+  }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import LanguageModels
+
+/// Analyses transcripts with the on-device language model, however long they are.
+///
+/// A transcript that fits the context window (checked with `tokenCount`) is analysed in one
+/// request. A longer one is split at sentence boundaries into pieces that fit, each piece is
+/// analysed, and the results are merged: people and action items deduplicated, tags ranked by
+/// how often they occur, and one summary written from the pieces' summaries.
+public struct NoteAnalyzer: Sendable {
+  /// The model that analyses.
+  public let model: SystemLanguageModel
+  /// Tokens reserved for the response.
+  public let responseBudget: Int
+
+  /// An analyzer that uses `model`.
+  public init(model: SystemLanguageModel = .default, responseBudget: Int = 700) {
+    self.model = model
+    self.responseBudget = responseBudget
+  }
+
+  /// The instructions every analysis request starts with.
+  public static let instructions = Instructions(
+    """
+    You analyse transcripts of personal voice notes. Use only what the transcript says.
+    People: list every person the transcript names, spelled as in the transcript. Never add a \
+    person who is not named, and never list the speaker.
+    Action items: list each distinct thing someone must do (calls, emails, purchases, bookings, \
+    deadlines, follow-ups) as a short imperative task with the people it involves. Mark a task \
+    completed only when the transcript says it is already done. Do not invent tasks.
+    Title: a few words that name the note's main subject. Summary: one or two plain sentences.
+    """)
+
+  /// Analyses `transcript`, reporting progress (0...1) as pieces of a long transcript finish.
+  public func analyze(_ transcript: String, progress: @Sendable (Double) -> Void = { _ in }) async throws
+    -> NoteAnalysis
+  {
+    let text = transcript.trimmingCharacters(in: .whitespacesAndNewlines)
+    let pieces = try await split(text)
+    var partial: [NoteAnalysis] = []
+    for (index, piece) in pieces.enumerated() {
+      partial.append(try await analyzePiece(piece))
+      progress(Double(index + 1) / Double(pieces.count + (pieces.count > 1 ? 1 : 0)))
+    }
+    guard partial.count > 1 else { return partial[0] }
+    let merged = try await merge(partial)
+    progress(1)
+    return merged
+  }
+
+  // MARK: - One request
+
+  private func analyzePiece(_ text: String) async throws -> NoteAnalysis {
+    let session = LanguageModelSession(model: model, instructions: Self.instructions)
+    let response = try await session.respond(
+      to: Prompt("Analyse this voice note transcript:\n\n\(text)"), generating: NoteAnalysis.self,
+      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: responseBudget))
+    return Self.cleaned(response.content, transcript: text)
+  }
+
+  /// Drops what the transcript does not support: people whose names it never mentions, empty
+  /// tasks, duplicates.
+  static func cleaned(_ analysis: NoteAnalysis, transcript: String) -> NoteAnalysis {
+    var result = analysis
+    result.people = unique(analysis.people.filter { isNamed($0, in: transcript) })
+    var seen = Set<String>()
+    result.actionItems = analysis.actionItems.compactMap { item in
+      let key = fold(item.task)
+      guard !key.isEmpty, seen.insert(key).inserted else { return nil }
+      var item = item
+      item.people = unique(item.people.filter { isNamed($0, in: transcript) })
+      return item
+    }
+    result.tags = unique(analysis.tags.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    if result.tags.isEmpty { result.tags = ["note"] }
+    return result
+  }
+
+  /// Whether `name` is a person's name the transcript uses: capitalised words (particles such as
+  /// "van" or "de" aside), each of which appears capitalised in the transcript. This drops roles
+  /// ("the caterer") and words the model mistook for names.
+  static func isNamed(_ name: String, in transcript: String) -> Bool {
+    let particles: Set<String> = ["de", "da", "del", "van", "von", "der", "den", "la", "le", "bin", "al", "di"]
+    let words = name.split(separator: " ").map(String.init)
+    let capitalised = words.filter { $0.first?.isUppercase == true }
+    guard !capitalised.isEmpty,
+      words.allSatisfy({ $0.first?.isUppercase == true || particles.contains($0.lowercased()) })
+    else { return false }
+    let spoken = Set(
+      transcript.split(whereSeparator: { !$0.isLetter && $0 != "'" && $0 != "-" }).map(String.init))
+    return capitalised.allSatisfy { spoken.contains($0) || spoken.contains($0 + "'s") }
+  }
+
+  // MARK: - Long transcripts
+
+  /// The transcript in pieces that each fit the context window with the instructions, schema and
+  /// response.
+  func split(_ text: String) async throws -> [String] {
+    let overhead =
+      try await model.tokenCount(for: Self.instructions)
+      + model.tokenCount(for: NoteAnalysis.generationSchema.promptDescription()) + 120
+    let budget = model.contextSize - overhead - responseBudget
+    guard budget > 64 else {
+      throw LanguageModelSession.GenerationError.exceededContextWindowSize(
+        .init(debugDescription: "the context of \(model.contextSize) tokens leaves no room for a transcript"))
+    }
+    if try await model.tokenCount(for: text) <= budget { return [text] }
+    var pieces: [String] = []
+    var current = ""
+    for sentence in Self.sentences(of: text) {
+      let candidate = current.isEmpty ? sentence : current + " " + sentence
+      if try await model.tokenCount(for: candidate) <= budget {
+        current = candidate
+        continue
+      }
+      if !current.isEmpty { pieces.append(current) }
+      // A single sentence longer than the budget is cut by words.
+      current = try await fitting(sentence, budget: budget, into: &pieces)
+    }
+    if !current.isEmpty { pieces.append(current) }
+    return pieces
+  }
+
+  private func fitting(_ sentence: String, budget: Int, into pieces: inout [String]) async throws -> String {
+    guard try await model.tokenCount(for: sentence) > budget else { return sentence }
+    var current = ""
+    for word in sentence.split(separator: " ") {
+      let candidate = current.isEmpty ? String(word) : current + " " + word
+      if try await model.tokenCount(for: candidate) > budget, !current.isEmpty {
+        pieces.append(current)
+        current = String(word)
+      } else {
+        current = candidate
+      }
+    }
+    return current
+  }
+
+  /// Writes one title, summary and tag list from the pieces' analyses.
+  private func merge(_ parts: [NoteAnalysis]) async throws -> NoteAnalysis {
+    var people: [String] = []
+    var items: [AnalyzedActionItem] = []
+    var tagCounts: [String: Int] = [:]
+    for part in parts {
+      people += part.people
+      items += part.actionItems
+      for tag in part.tags { tagCounts[tag.lowercased(), default: 0] += 1 }
+    }
+    let session = LanguageModelSession(
+      model: model,
+      instructions: "You combine the summaries of consecutive parts of one voice note. Use only what they say.")
+    let summaries = parts.enumerated().map { "Part \($0.offset + 1): \($0.element.summary)" }.joined(separator: "\n")
+    let combined = try await session.respond(
+      to: Prompt("Write one title and one summary for the whole note from these part summaries:\n\n\(summaries)"),
+      generating: CombinedSummary.self, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 300)
+    ).content
+    var seen = Set<String>()
+    let uniqueItems = items.filter { seen.insert(Self.fold($0.task)).inserted }
+    let tags = tagCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(5).map(\.key)
+    return NoteAnalysis(
+      title: combined.title, summary: combined.summary, tags: Array(tags), people: Self.unique(people),
+      actionItems: uniqueItems)
+  }
+
+  /// Splits after sentence-ending punctuation followed by a space.
+  static func sentences(of text: String) -> [String] {
+    var sentences: [String] = []
+    var current = ""
+    var previous: Character = " "
+    for character in text {
+      if character.isWhitespace, ".!?".contains(previous) {
+        let sentence = current.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !sentence.isEmpty { sentences.append(sentence) }
+        current = ""
+      } else {
+        current.append(character)
+      }
+      previous = character
+    }
+    let last = current.trimmingCharacters(in: .whitespacesAndNewlines)
+    if !last.isEmpty { sentences.append(last) }
+    return sentences.isEmpty ? [text] : sentences
+  }
+
+  static func fold(_ text: String) -> String {
+    text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+      .filter { $0.isLetter || $0.isNumber || $0 == " " }
+  }
+
+  static func unique(_ values: [String]) -> [String] {
+    var seen = Set<String>()
+    return values.filter { seen.insert(fold($0)).inserted }
+  }
+}
+
+/// The title and summary of a long note, written from its parts.
+@Generable(description: "A title and summary for a whole voice note")
+struct CombinedSummary {
+  @Guide(description: "A short title for the note, three to eight words")
+  var title: String
+
+  @Guide(description: "A summary of the whole note in two or three sentences")
+  var summary: String
+}

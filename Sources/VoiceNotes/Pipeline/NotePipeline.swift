@@ -1,0 +1,188 @@
+import AudioIO
+import Foundation
+import LanguageModels
+import SpeechRecognition
+
+/// Takes a recording from saved to transcribed to analysed, one stored step at a time.
+///
+/// A note is saved before any slow work starts, and its stage is stored after each step, so a
+/// killed process loses nothing: ``resumeUnfinished(progress:)`` picks notes up where they
+/// stopped. A failed step is recorded on the note with its message, and waits for ``retry(_:progress:)``.
+/// The person's original file is only ever read.
+public actor NotePipeline {
+  /// What the pipeline reports while it works.
+  public struct Progress: Sendable {
+    /// The note being processed.
+    public var noteID: String
+    /// The note's title (the default until analysis names it).
+    public var title: String
+    /// The step under way.
+    public var stage: ProcessingState.Stage
+    /// How far the step has got, 0...1.
+    public var fraction: Double
+  }
+
+  /// The store notes are saved in.
+  public let store: NoteStore
+  /// Transcribes the audio.
+  public let transcriber: FileTranscriber
+  /// Analyses the transcript.
+  public let analyzer: NoteAnalyzer
+
+  /// A pipeline saving into `store`, transcribing with `transcriber` and analysing with `analyzer`.
+  public init(
+    store: NoteStore, transcriber: FileTranscriber = FileTranscriber(), analyzer: NoteAnalyzer = NoteAnalyzer()
+  ) {
+    self.store = store
+    self.transcriber = transcriber
+    self.analyzer = analyzer
+  }
+
+  /// Copies the audio file at `url` into the library unchanged and saves a new note for it,
+  /// ready to transcribe. Fails, leaving nothing behind, when the file is not readable audio.
+  public func importAudio(from url: URL, createdAt: Date? = nil) async throws -> VoiceNote {
+    let audio = try AudioFile(forReading: url)
+    _ = try audio.read()  // decode once, so a damaged file is refused now rather than at transcription
+    let id = UUID().uuidString.lowercased()
+    let fileExtension = url.pathExtension.isEmpty ? "audio" : url.pathExtension.lowercased()
+    let fileName = "\(id).\(fileExtension)"
+    let destination = store.audioFolder.appendingPathComponent(fileName)
+    let partial = store.audioFolder.appendingPathComponent(".\(fileName).partial")
+    do {
+      try? FileManager.default.removeItem(at: partial)
+      try FileManager.default.copyItem(at: url, to: partial)
+      try FileManager.default.moveItem(at: partial, to: destination)
+    } catch {
+      try? FileManager.default.removeItem(at: partial)
+      throw PipelineError.copyFailed(path: url.path, detail: error.localizedDescription)
+    }
+    let created =
+      createdAt ?? (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? Date()
+    let note = VoiceNote(
+      id: id, createdAt: created, duration: audio.duration, audioFileName: fileName,
+      originalFileName: url.lastPathComponent)
+    do {
+      try await store.save(note)
+    } catch {
+      try? FileManager.default.removeItem(at: destination)
+      throw error
+    }
+    return note
+  }
+
+  /// Runs the remaining steps of `note`, saving after each; a failure is recorded on the note
+  /// and rethrown.
+  @discardableResult
+  public func process(_ note: VoiceNote, progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws
+    -> VoiceNote
+  {
+    var note = note
+    while note.processing.stage != .done {
+      let stage = note.processing.stage
+      let report: @Sendable (Double) -> Void = { [id = note.id, title = note.title] fraction in
+        progress(Progress(noteID: id, title: title, stage: stage, fraction: fraction))
+      }
+      do {
+        switch stage {
+        case .transcribing: try await transcribe(&note, progress: report)
+        case .analyzing: try await analyze(&note, progress: report)
+        case .done: break
+        }
+        note.processing.lastError = nil
+      } catch {
+        note.processing.lastError = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        try await store.save(note)
+        throw error
+      }
+      try await store.save(note)
+    }
+    return note
+  }
+
+  /// Processes every note that an earlier, interrupted run left unfinished. Failures are
+  /// recorded on their notes and do not stop the others; returns the notes processed.
+  @discardableResult
+  public func resumeUnfinished(progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws -> [VoiceNote]
+  {
+    var processed: [VoiceNote] = []
+    for note in try await store.notesNeedingWork() {
+      if let done = try? await process(note, progress: progress) { processed.append(done) }
+    }
+    return processed
+  }
+
+  /// Clears a note's recorded failure and runs its remaining steps again.
+  @discardableResult
+  public func retry(_ note: VoiceNote, progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws
+    -> VoiceNote
+  {
+    var note = note
+    note.processing.lastError = nil
+    try await store.save(note)
+    return try await process(note, progress: progress)
+  }
+
+  /// Analyses the note again from its transcript (after a model change, say).
+  @discardableResult
+  public func reanalyze(_ note: VoiceNote, progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws
+    -> VoiceNote
+  {
+    var note = note
+    guard note.transcript != nil else { return try await process(note, progress: progress) }
+    note.processing = ProcessingState(stage: .analyzing)
+    try await store.save(note)
+    return try await process(note, progress: progress)
+  }
+
+  // MARK: - Steps
+
+  private func transcribe(_ note: inout VoiceNote, progress: @escaping @Sendable (Double) -> Void) async throws {
+    let audio = store.audioFolder.appendingPathComponent(note.audioFileName)
+    do {
+      note.transcript = try await transcriber.transcribe(audio, progress: progress)
+      note.processing.stage = .analyzing
+    } catch SpeechTranscriptionError.emptyResult {
+      // Nothing was said: keep an empty transcript and skip the analysis.
+      note.transcript = Transcript(duration: note.duration, segments: [])
+      note.processing.stage = .done
+    }
+  }
+
+  private func analyze(_ note: inout VoiceNote, progress: @escaping @Sendable (Double) -> Void) async throws {
+    let text = note.transcript?.text ?? ""
+    guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      note.processing.stage = .done
+      return
+    }
+    let analysis = try await analyzer.analyze(text, progress: progress)
+    if !note.hasCustomTitle { note.title = analysis.title }
+    note.summary = analysis.summary
+    note.tags = analysis.tags
+    note.people = analysis.people
+    // Keep the identifiers and completion of tasks that survive a re-analysis.
+    let previous = Dictionary(
+      note.actionItems.map { (NoteAnalyzer.fold($0.task), $0) }, uniquingKeysWith: { first, _ in first })
+    note.actionItems = analysis.actionItems.map { item in
+      if let kept = previous[NoteAnalyzer.fold(item.task)] {
+        return NoteActionItem(
+          id: kept.id, isCompleted: kept.isCompleted || item.isCompleted, task: item.task, people: item.people)
+      }
+      return NoteActionItem(isCompleted: item.isCompleted, task: item.task, people: item.people)
+    }
+    note.processing.stage = .done
+  }
+}
+
+/// Why the pipeline could not take a file in.
+public enum PipelineError: Error, LocalizedError, Equatable {
+  /// The audio could not be copied into the library.
+  case copyFailed(path: String, detail: String)
+
+  /// A one-line message that says what went wrong and what to do.
+  public var errorDescription: String? {
+    switch self {
+    case .copyFailed(let path, let detail):
+      "\(path): could not copy the recording into the library (\(detail)); check free space and permissions"
+    }
+  }
+}

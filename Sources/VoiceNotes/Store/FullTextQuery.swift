@@ -1,0 +1,77 @@
+import Foundation
+
+/// What a person typed, turned into an FTS5 query that is never a syntax error.
+///
+/// Each space-separated word becomes a quoted phrase with a prefix star: `mar "o'neil` becomes
+/// `"mar"* "o'neil"*`, so every word must match (in any field), each as the start of a word,
+/// and quotes, `*`, `-`, parentheses, `AND`, `OR`, `NOT` and `NEAR` are only text. Inside the quotes
+/// SQLite's tokenizer splits and folds the word exactly as it did the notes, so case and diacritics
+/// never matter (`JOSE` finds "José") and `e-mail` matches "e-mail" and "e mail". Words without a
+/// letter or digit are dropped, since they match nothing.
+struct FullTextQuery: Equatable {
+  /// The words kept, as typed.
+  let words: [String]
+
+  /// Splits `text` into words; throws ``NoteStoreError/emptyQuery`` when it holds only spaces.
+  init(_ text: String) throws(NoteStoreError) {
+    let chunks = text.split(whereSeparator: \.isWhitespace)
+    guard !chunks.isEmpty else { throw .emptyQuery }
+    words = chunks.filter { $0.contains { $0.isLetter || $0.isNumber } }.map(String.init)
+  }
+
+  /// Whether no word can match anything (the query was only punctuation).
+  var matchesNothing: Bool { words.isEmpty }
+
+  /// The FTS5 expression, limited to the columns of `scope`.
+  func expression(in scope: SearchScope) -> String {
+    let phrases = words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+    guard let column = Self.column(of: scope) else { return phrases }
+    return "{\(column)} : (\(phrases))"
+  }
+
+  /// The full-text column of a field scope; nil for ``SearchScope/all``.
+  static func column(of scope: SearchScope) -> String? {
+    switch scope {
+    case .all: nil
+    case .title: "title"
+    case .transcript: "transcript"
+    case .summary: "summary"
+    case .tags: "tags"
+    case .people: "people"
+    case .actionItems: "action_items"
+    }
+  }
+
+  /// Whether every query word starts a word of `text`, ignoring case and diacritics: the same rule
+  /// as the full-text search, for filtering inside a note (one action item's people).
+  func matches(_ text: String) -> Bool {
+    let candidates = Self.foldedWords(text)
+    return words.allSatisfy { word in
+      let parts = Self.foldedWords(word)
+      return !parts.isEmpty && parts.allSatisfy { part in candidates.contains { $0.hasPrefix(part) } }
+    }
+  }
+
+  /// `text` split at everything but letters and digits, lowercased, with diacritics removed
+  /// (canonical decomposition, then combining marks dropped), as `unicode61 remove_diacritics 2` does.
+  static func foldedWords(_ text: String) -> [String] {
+    var words: [String] = []
+    var current = String.UnicodeScalarView()
+    for scalar in text.decomposedStringWithCanonicalMapping.lowercased().unicodeScalars {
+      let properties = scalar.properties
+      if properties.generalCategory == .nonspacingMark || properties.generalCategory == .enclosingMark
+        || properties.generalCategory == .spacingMark
+      {
+        continue
+      }
+      if properties.isAlphabetic || properties.numericType != nil {
+        current.append(scalar)
+      } else if !current.isEmpty {
+        words.append(String(current))
+        current = String.UnicodeScalarView()
+      }
+    }
+    if !current.isEmpty { words.append(String(current)) }
+    return words
+  }
+}

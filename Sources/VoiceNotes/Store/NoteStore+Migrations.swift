@@ -1,0 +1,64 @@
+extension NoteStore {
+  /// One step of the schema: applied once, in its own transaction, to databases whose
+  /// `PRAGMA user_version` is below ``version``, which it then sets.
+  struct Migration: Sendable {
+    /// The schema version this step produces.
+    let version: Int
+    /// Changes the schema (and, for later versions, moves data across).
+    let apply: @Sendable (SQLiteDatabase) throws -> Void
+  }
+
+  /// Every schema step, oldest first. To change the schema, append a step with the next version
+  /// (`ALTER TABLE`, a new index, a full-text table rebuilt from the notes) and
+  /// never edit one that has shipped.
+  static let migrations: [Migration] = [
+    Migration(version: 1) { database in
+      try database.execute(
+        """
+        CREATE TABLE notes (
+          number INTEGER PRIMARY KEY,   -- stable across VACUUM: the full-text index's rowid
+          id TEXT NOT NULL UNIQUE,      -- lowercase UUID
+          created_at REAL NOT NULL,     -- seconds since 2001-01-01 00:00 UTC (exact round trip of Date)
+          duration REAL NOT NULL,       -- seconds
+          audio_file TEXT NOT NULL,     -- file name inside audio/
+          original_file TEXT NOT NULL,
+          title TEXT NOT NULL,
+          custom_title INTEGER NOT NULL DEFAULT 0,
+          transcript TEXT,              -- JSON: Transcript
+          summary TEXT,
+          tags TEXT NOT NULL DEFAULT '[]',          -- JSON: [String]
+          people TEXT NOT NULL DEFAULT '[]',        -- JSON: [String]
+          action_items TEXT NOT NULL DEFAULT '[]',  -- JSON: [NoteActionItem]
+          stage TEXT NOT NULL,          -- ProcessingState.Stage
+          last_error TEXT
+        );
+        CREATE INDEX notes_by_date ON notes (created_at);
+        CREATE INDEX notes_needing_work ON notes (created_at) WHERE stage <> 'done' AND last_error IS NULL;
+        CREATE VIRTUAL TABLE note_search USING fts5 (
+          title, transcript, summary, tags, people, action_items,
+          tokenize = 'unicode61 remove_diacritics 2',
+          prefix = '2 3'
+        );
+        """)
+    }
+  ]
+
+  /// The schema version this code writes.
+  static var schemaVersion: Int { migrations.last?.version ?? 0 }
+
+  /// Brings the database up to ``schemaVersion``, one step per transaction. Safe when several
+  /// processes open the library at once: each step re-reads the version under the write lock.
+  static func migrate(_ database: SQLiteDatabase) throws {
+    let found = try database.userVersion
+    guard found <= schemaVersion else {
+      throw NoteStoreError.newerSchema(found: found, supported: schemaVersion, path: database.path)
+    }
+    for migration in migrations where migration.version > found {
+      try database.transaction {
+        guard try database.userVersion < migration.version else { return }
+        try migration.apply(database)
+        try database.setUserVersion(migration.version)
+      }
+    }
+  }
+}

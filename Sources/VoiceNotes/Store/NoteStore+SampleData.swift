@@ -1,0 +1,137 @@
+import Foundation
+
+extension NoteStore {
+  /// Adds `count` synthetic, fully analysed notes in one transaction: the library for the search
+  /// benchmark (100,000 notes of 300 words) and for tests at scale.
+  ///
+  /// The same `seed` gives the same notes. Text mixes common English words with a long tail of
+  /// invented ones, Zipf-like, plus names (some with diacritics: "José", "Zoë") among the people
+  /// and in the text; notes are ten minutes apart, starting at `start`.
+  ///
+  /// - Returns: The identifiers of the notes added, in order.
+  @discardableResult
+  package func addSampleNotes(
+    count: Int, wordsPerNote: Int = 300, seed: UInt64 = 1,
+    start: Date = Date(timeIntervalSinceReferenceDate: 700_000_000)
+  ) throws -> [String] {
+    var generator = SampleNoteGenerator(seed: seed, wordsPerNote: wordsPerNote)
+    return try database.transaction {
+      var ids: [String] = []
+      ids.reserveCapacity(count)
+      for index in 0..<count {
+        let note = generator.note(createdAt: start.addingTimeInterval(Double(index) * 600))
+        try write(note)
+        ids.append(note.id)
+      }
+      return ids
+    }
+  }
+}
+
+/// Deterministic synthetic notes for ``NoteStore/addSampleNotes(count:wordsPerNote:seed:start:)``.
+private struct SampleNoteGenerator {
+  private static let common = """
+    the a to and of in for on with about we it is that this next week meeting budget call project team \
+    review plan report client design draft schedule update email send book flight hotel order invoice \
+    price quote launch release test bug fix server data slides notes agenda follow up friday monday \
+    morning afternoon office home garden kitchen groceries milk bread coffee café school dentist doctor \
+    car train ticket museum concert birthday gift party dinner lunch recipe run marathon training park \
+    weather rain holiday trip paris lisbon berlin contract lawyer bank tax insurance rent landlord repair \
+    paint window door phone laptop backup password account website article chapter book podcast idea
+    """.split(separator: " ").map(String.init)
+  private static let names = [
+    "Marcus", "José", "Zoë", "Ana", "Björn", "Chloé", "Priya", "Liam", "Noah", "Amélie", "François", "Mia",
+    "Oliver", "Sofía", "Kenji", "Aisha", "Mateo", "Élodie", "Lukas", "Nadia", "Tomás", "Grace", "Ines", "Omar",
+  ]
+  private static let syllables = [
+    "ka", "lo", "mi", "ren", "tas", "vo", "qui", "bel", "dor", "fin", "gra", "hu", "jel", "mon", "nar", "pel",
+    "ros", "sil", "tor", "ul", "ven", "wis", "xan", "yor", "zel", "bri", "cor", "dra", "ep", "fro",
+  ]
+
+  private var state: UInt64
+  private let wordsPerNote: Int
+  /// Invented words, the long tail of the vocabulary.
+  private let rare: [String]
+
+  init(seed: UInt64, wordsPerNote: Int) {
+    state = seed
+    self.wordsPerNote = wordsPerNote
+    var rare: [String] = []
+    var generator = SampleNoteGenerator(state: seed ^ 0x9E37_79B9_7F4A_7C15)
+    for _ in 0..<5000 {
+      rare.append((0..<generator.int(below: 3) + 2).map { _ in Self.syllables[generator.int(below: 30)] }.joined())
+    }
+    self.rare = rare
+  }
+
+  private init(state: UInt64) {
+    self.state = state
+    wordsPerNote = 0
+    rare = []
+  }
+
+  /// SplitMix64.
+  private mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  private mutating func int(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+  private mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+  /// A word: mostly common ones, sometimes a name, otherwise a rare one skewed towards the start
+  /// of the list.
+  private mutating func word() -> String {
+    let roll = unit()
+    if roll < 0.6 { return Self.common[int(below: Self.common.count)] }
+    if roll < 0.63 { return Self.names[int(below: Self.names.count)] }
+    return rare[Int(pow(unit(), 3) * Double(rare.count - 1))]
+  }
+
+  private mutating func words(_ count: Int) -> String { (0..<count).map { _ in word() }.joined(separator: " ") }
+
+  private mutating func uuid() -> String {
+    let (high, low) = (next(), next())
+    let hex = String(high, radix: 16).leftPadded(to: 16) + String(low, radix: 16).leftPadded(to: 16)
+    let characters = Array(hex)
+    return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+  }
+
+  mutating func note(createdAt: Date) -> VoiceNote {
+    let duration = Double(wordsPerNote) / 2.5
+    var note = VoiceNote(
+      id: uuid(), createdAt: createdAt, duration: duration, audioFileName: "", originalFileName: "sample.wav")
+    var segments: [Transcript.Segment] = []
+    var spoken = 0
+    while spoken < wordsPerNote {
+      let length = min(wordsPerNote - spoken, 10 + int(below: 11))
+      let start = Double(spoken) / 2.5
+      segments.append(.init(text: words(length).capitalizedFirst + ".", start: start, end: start + Double(length) / 2.5))
+      spoken += length
+    }
+    note.transcript = Transcript(language: "en", duration: duration, segments: segments)
+    note.title = words(2 + int(below: 4)).capitalizedFirst
+    note.summary = words(25 + int(below: 20)).capitalizedFirst + "."
+    note.tags = (0..<1 + int(below: 4)).map { _ in Self.common[int(below: Self.common.count)] }
+    note.people = (0..<int(below: 4)).map { _ in Self.names[int(below: Self.names.count)] }
+    note.actionItems = (0..<int(below: 4)).map { _ in
+      NoteActionItem(
+        id: uuid(), isCompleted: int(below: 3) == 0, task: words(4 + int(below: 6)).capitalizedFirst,
+        people: (0..<int(below: 2)).map { _ in Self.names[int(below: Self.names.count)] })
+    }
+    note.processing = ProcessingState(stage: .done)
+    return note
+  }
+}
+
+extension String {
+  fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+
+  fileprivate func leftPadded(to length: Int) -> String {
+    String(repeating: "0", count: max(0, length - count)) + self
+  }
+}

@@ -1,0 +1,251 @@
+import Foundation
+
+/// The note library: one folder holding `notes.sqlite` and the recordings in `audio/`.
+///
+/// Notes are rows in SQLite (WAL mode, so other processes can read while one writes) with a
+/// full-text index kept in step in the same transaction. Every write is atomic; several processes
+/// may open the same library, and a writer waits for another rather than failing.
+///
+/// ```swift
+/// let store = try NoteStore(library: NoteStore.defaultLibrary)
+/// try await store.save(note)
+/// let note = try await store.resolve("3f2a")
+/// ```
+public actor NoteStore {
+  /// The library folder.
+  public nonisolated let library: URL
+  /// The folder inside the library that holds the recordings (`audio/`).
+  public nonisolated var audioFolder: URL { library.appendingPathComponent("audio", isDirectory: true) }
+  /// The database file (`notes.sqlite`).
+  public nonisolated var databaseURL: URL { library.appendingPathComponent("notes.sqlite") }
+
+  /// The one connection; only this actor uses it.
+  let database: SQLiteDatabase
+  let encoder = JSONEncoder()
+  let decoder = JSONDecoder()
+
+  /// `$XDG_DATA_HOME/voicenotes`, or `~/.local/share/voicenotes` when that is unset (or relative).
+  public static var defaultLibrary: URL {
+    let environment = ProcessInfo.processInfo.environment
+    if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+      return URL(fileURLWithPath: dataHome, isDirectory: true).appendingPathComponent("voicenotes", isDirectory: true)
+    }
+    let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+      ?? FileManager.default.homeDirectoryForCurrentUser
+    return home.appendingPathComponent(".local/share/voicenotes", isDirectory: true)
+  }
+
+  /// Opens the library at `library`, creating the folder, `audio/` and the database as needed and
+  /// bringing an older database's schema up to date.
+  public init(library: URL) throws {
+    self.library = library
+    let audio = library.appendingPathComponent("audio", isDirectory: true)
+    do {
+      try FileManager.default.createDirectory(at: audio, withIntermediateDirectories: true)
+    } catch {
+      throw NoteStoreError.fileSystem(
+        path: audio.path, operation: "create the library folder", reason: Self.reason(error))
+    }
+    let database = try SQLiteDatabase(path: library.appendingPathComponent("notes.sqlite").path)
+    _ = try database.text("PRAGMA journal_mode = WAL")
+    try Self.migrate(database)
+    self.database = database
+  }
+
+  // MARK: - Reading
+
+  /// The note with exactly this identifier, or nil.
+  public func note(id: String) throws -> VoiceNote? {
+    try database.query("SELECT \(Self.noteColumns) FROM notes WHERE id = ?", [.text(id)], decodeNote).first
+  }
+
+  /// The one note whose identifier starts with `idOrPrefix` (ignoring case and surrounding spaces).
+  ///
+  /// Throws ``NoteStoreError/noteNotFound(_:)`` when none does and ``NoteStoreError/ambiguous(_:_:)``
+  /// when several do (unless one is an exact match).
+  public func resolve(_ idOrPrefix: String) throws -> VoiceNote {
+    let prefix = idOrPrefix.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    guard !prefix.isEmpty else { throw NoteStoreError.noteNotFound(idOrPrefix) }
+    if let note = try note(id: prefix) { return note }
+    let matches = try database.query(
+      "SELECT id FROM notes WHERE id >= ?1 AND id < ?2 ORDER BY id", Self.prefixRange(prefix)
+    ) { $0.text(0) ?? "" }
+    switch matches.count {
+    case 0: throw NoteStoreError.noteNotFound(prefix)
+    case 1:
+      guard let note = try note(id: matches[0]) else { throw NoteStoreError.noteNotFound(prefix) }
+      return note
+    default: throw NoteStoreError.ambiguous(prefix, matches)
+    }
+  }
+
+  /// Every note, newest first.
+  public func allNotes() throws -> [VoiceNote] {
+    try database.query("SELECT \(Self.noteColumns) FROM notes ORDER BY created_at DESC, number DESC", [], decodeNote)
+  }
+
+  /// Notes the pipeline should pick up by itself (``ProcessingState/needsWork``), oldest first.
+  public func notesNeedingWork() throws -> [VoiceNote] {
+    try database.query(
+      """
+      SELECT \(Self.noteColumns) FROM notes WHERE stage <> 'done' AND last_error IS NULL
+      ORDER BY created_at, number
+      """, [], decodeNote)
+  }
+
+  /// How many notes the library holds.
+  public func count() throws -> Int {
+    Int(try database.integer("SELECT count(*) FROM notes") ?? 0)
+  }
+
+  // MARK: - Writing
+
+  /// Inserts `note`, or replaces the stored note with its identifier, together with its search
+  /// entry, in one transaction.
+  public func save(_ note: VoiceNote) throws {
+    try database.transaction { try write(note) }
+  }
+
+  /// Deletes the note with this identifier and then its audio file.
+  ///
+  /// Throws ``NoteStoreError/noteNotFound(_:)`` if there is no such note.
+  public func delete(id: String) throws {
+    let audioFile = try database.transaction { () throws -> String in
+      guard
+        let row = try database.query("SELECT number, audio_file FROM notes WHERE id = ?", [.text(id)], {
+          ($0.int(0), $0.text(1) ?? "")
+        }).first
+      else { throw NoteStoreError.noteNotFound(id) }
+      try database.run("DELETE FROM note_search WHERE rowid = ?", [.integer(row.0)])
+      try database.run("DELETE FROM notes WHERE number = ?", [.integer(row.0)])
+      return row.1
+    }
+    // Only a plain file name inside audio/ is ever removed.
+    guard !audioFile.isEmpty, !audioFile.contains("/"), audioFile != ".", audioFile != ".." else { return }
+    let url = audioFolder.appendingPathComponent(audioFile)
+    guard FileManager.default.fileExists(atPath: url.path) else { return }
+    do {
+      try FileManager.default.removeItem(at: url)
+    } catch {
+      throw NoteStoreError.fileSystem(path: url.path, operation: "remove the audio file", reason: Self.reason(error))
+    }
+  }
+
+  /// Writes one note and its search entry; the caller holds the transaction.
+  func write(_ note: VoiceNote) throws {
+    let id = note.id
+    let values: [SQLiteDatabase.Value] = [
+      .text(id), .real(note.createdAt.timeIntervalSinceReferenceDate), .real(note.duration),
+      .text(note.audioFileName), .text(note.originalFileName), .text(note.title),
+      .integer(note.hasCustomTitle ? 1 : 0), try note.transcript.map { .text(try jsonText($0, of: id)) } ?? .null,
+      .optional(note.summary), .text(try jsonText(note.tags, of: id)), .text(try jsonText(note.people, of: id)),
+      .text(try jsonText(note.actionItems, of: id)), .text(note.processing.stage.rawValue),
+      .optional(note.processing.lastError),
+    ]
+    guard
+      let number = try database.integer(
+        """
+        INSERT INTO notes (\(Self.noteColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (id) DO UPDATE SET
+          created_at = excluded.created_at, duration = excluded.duration, audio_file = excluded.audio_file,
+          original_file = excluded.original_file, title = excluded.title, custom_title = excluded.custom_title,
+          transcript = excluded.transcript, summary = excluded.summary, tags = excluded.tags,
+          people = excluded.people, action_items = excluded.action_items, stage = excluded.stage,
+          last_error = excluded.last_error
+        RETURNING number
+        """, values)
+    else { throw NoteStoreError.corruptNote(id: note.id, path: database.path, reason: "no row number after saving") }
+    try database.run("DELETE FROM note_search WHERE rowid = ?", [.integer(number)])
+    try database.run(
+      "INSERT INTO note_search (rowid, title, transcript, summary, tags, people, action_items) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      [.integer(number)] + Self.searchFields(of: note).map { .text($0) })
+  }
+
+  // MARK: - Rows
+
+  /// The columns ``decodeNote(_:)`` reads, in order.
+  static let noteColumns =
+    "id, created_at, duration, audio_file, original_file, title, custom_title, transcript, summary, tags, people, "
+    + "action_items, stage, last_error"
+
+  /// A note from a row of ``noteColumns``.
+  func decodeNote(_ row: SQLiteDatabase.Row) throws -> VoiceNote {
+    let id = row.text(0) ?? ""
+    do {
+      var note = VoiceNote(
+        id: id, createdAt: Date(timeIntervalSinceReferenceDate: row.double(1)), duration: row.double(2),
+        audioFileName: row.text(3) ?? "", originalFileName: row.text(4) ?? "")
+      note.title = row.text(5) ?? ""
+      note.hasCustomTitle = row.int(6) != 0
+      note.transcript = try row.data(7).map { try decoder.decode(Transcript.self, from: $0) }
+      note.summary = row.text(8)
+      note.tags = try decoder.decode([String].self, from: row.data(9) ?? Data("[]".utf8))
+      note.people = try decoder.decode([String].self, from: row.data(10) ?? Data("[]".utf8))
+      note.actionItems = try decodeActionItems(row.data(11), noteID: id)
+      guard let stage = ProcessingState.Stage(rawValue: row.text(12) ?? "") else {
+        throw NoteStoreError.corruptNote(
+          id: id, path: database.path, reason: "unknown processing stage '\(row.text(12) ?? "")'")
+      }
+      note.processing = ProcessingState(stage: stage, lastError: row.text(13))
+      return note
+    } catch let error as NoteStoreError {
+      throw error
+    } catch {
+      throw NoteStoreError.corruptNote(id: id, path: database.path, reason: Self.reason(error))
+    }
+  }
+
+  /// A note's action items from their JSON column.
+  func decodeActionItems(_ data: Data?, noteID: String) throws -> [NoteActionItem] {
+    do {
+      return try decoder.decode([NoteActionItem].self, from: data ?? Data("[]".utf8))
+    } catch {
+      throw NoteStoreError.corruptNote(id: noteID, path: database.path, reason: Self.reason(error))
+    }
+  }
+
+  /// `value`, a part of the note `noteID`, as JSON text.
+  func jsonText<T: Encodable>(_ value: T, of noteID: String) throws -> String {
+    do {
+      return String(decoding: try encoder.encode(value), as: UTF8.self)
+    } catch {
+      throw NoteStoreError.invalidNote(id: noteID, reason: Self.reason(error))
+    }
+  }
+
+  /// The text of each full-text column for `note`, in ``SearchScope/fields`` order: title,
+  /// transcript, summary, tags, people (the note's and its action items'), action items (each task
+  /// with its people).
+  static func searchFields(of note: VoiceNote) -> [String] {
+    var people: [String] = []
+    for person in note.people + note.actionItems.flatMap(\.people) where !people.contains(person) {
+      people.append(person)
+    }
+    let actionItems = note.actionItems.map { item in
+      item.people.isEmpty ? item.task : "\(item.task) (\(item.people.joined(separator: ", ")))"
+    }
+    return [
+      note.title, note.transcript?.text ?? "", note.summary ?? "", note.tags.joined(separator: ", "),
+      people.joined(separator: ", "), actionItems.joined(separator: "; "),
+    ]
+  }
+
+  /// Bounds for `id >= ?1 AND id < ?2`: every text that starts with `prefix` (identifiers are ASCII).
+  static func prefixRange(_ prefix: String) -> [SQLiteDatabase.Value] {
+    [.text(prefix), .text(prefix + "\u{10FFFF}")]
+  }
+
+  /// A short reason for a Foundation or decoding error.
+  static func reason(_ error: any Error) -> String {
+    if let decoding = error as? DecodingError {
+      switch decoding {
+      case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
+        .valueNotFound(_, let context):
+        return context.debugDescription
+      @unknown default:
+        return String(describing: decoding)
+      }
+    }
+    return error.localizedDescription
+  }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import VoiceNotes
+
+/// `voicenotes import`: save recordings as notes, then transcribe and analyse them.
+struct ImportCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "import",
+    abstract: "Import recordings as notes, then transcribe and analyse them.",
+    discussion:
+      "Each file is copied into the library unchanged and saved as a note at once; a file that is not audio is refused.",
+    arguments: [ArgumentSpec(name: "file", help: "Audio files to import.", isRepeating: true)],
+    options: [
+      .flag("no-process", help: "Only save the notes; transcribe and analyse later."),
+      .flag("quiet", short: "q", help: "Show no progress."), LibraryOption.spec,
+    ])
+
+  let files: [String]
+  let process: Bool
+  let quiet: Bool
+  let library: URL
+
+  init(_ input: ParsedInput) throws(UsageError) {
+    files = input.positionals
+    process = !input.flag("no-process")
+    quiet = input.flag("quiet")
+    library = LibraryOption.url(from: input)
+  }
+
+  func run() async throws {
+    let (_, pipeline) = try await LibraryOption.open(library, resume: false, quiet: quiet)
+    let progress = ProgressReporter(quiet: quiet)
+    var imported: [VoiceNote] = []
+    var failures = 0
+    for path in files {
+      do {
+        let note = try await pipeline.importAudio(from: URL(fileURLWithPath: path))
+        imported.append(note)
+        progress.finish("saved \(URL(fileURLWithPath: path).lastPathComponent) as note \(note.id.prefix(8))")
+      } catch {
+        failures += 1
+        CommandRunner.report((error as? LocalizedError)?.errorDescription ?? "\(error)")
+      }
+    }
+    if process && !imported.isEmpty {
+      try await LibraryOption.ensureModels(progress: progress)
+      for note in imported {
+        do {
+          let done = try await pipeline.process(note, progress: PipelineProgress.reporter(progress))
+          progress.finish("\(done.id.prefix(8)) \(done.title)")
+        } catch {
+          failures += 1
+          progress.clear()
+          CommandRunner.report(
+            "note \(note.id.prefix(8)): \((error as? LocalizedError)?.errorDescription ?? "\(error)"); run `voicenotes retry \(note.id.prefix(8))`"
+          )
+        }
+      }
+    }
+    for note in imported { print(note.id.prefix(8)) }
+    if failures > 0 { throw CommandFailure(message: "\(failures) file(s) failed", alreadyReported: true) }
+  }
+}

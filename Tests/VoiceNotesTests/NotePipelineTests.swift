@@ -1,0 +1,139 @@
+import Foundation
+import LanguageModels
+import TestSupport
+import Testing
+
+@testable import VoiceNotes
+
+/// The app end to end with the real engines: import, transcribe, analyse, resume, refuse bad files.
+@Suite("Voice notes end to end", .serialized)
+struct NotePipelineTests {
+  func voicenotes(_ arguments: [String], library: URL) throws -> Program {
+    try Program.run([Fixtures.program.path] + arguments + ["--library", library.path])
+  }
+
+  func noteJSON(_ id: String, library: URL) throws -> [String: Any] {
+    let shown = try voicenotes(["show", id, "--json"], library: library)
+    return try #require(try JSONSerialization.jsonObject(with: Data(shown.standardOutput.utf8)) as? [String: Any])
+  }
+
+  @Test("a spoken note that names a person and a task comes out with both")
+  func personAndTask() throws {
+    let folder = Fixtures.temporaryFolder("note-e2e")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let library = folder.appendingPathComponent("library")
+    let audio = folder.appendingPathComponent("memo.wav")
+    try Fixtures.speak(
+      "Quick reminder for tomorrow. I need to call Priya about the quarterly budget report before noon.", to: audio)
+    let before = try Data(contentsOf: audio)
+
+    let imported = try voicenotes(["import", "--quiet", audio.path], library: library)
+    #expect(imported.status == 0, "\(imported.standardError)")
+    let id = imported.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    let note = try noteJSON(id, library: library)
+    let people = note["people"] as? [String] ?? []
+    #expect(people.contains { $0.contains("Priya") }, "people: \(people)")
+    let tasks = (note["actionItems"] as? [[String: Any]] ?? []).compactMap { $0["task"] as? String }
+    #expect(
+      tasks.contains { $0.lowercased().contains("priya") || $0.lowercased().contains("budget") }, "tasks: \(tasks)")
+    #expect(try Data(contentsOf: audio) == before, "the original recording is untouched")
+
+    // Persistence across processes: a new process lists and finds it.
+    let listed = try voicenotes(["list"], library: library)
+    #expect(listed.standardOutput.contains(String(id.prefix(8))))
+    let found = try voicenotes(["search", "pri", "--scope", "people"], library: library)
+    #expect(found.standardOutput.contains(String(id.prefix(8))))
+    let open = try voicenotes(["tasks", "--person", "priya"], library: library)
+    #expect(open.standardOutput.contains("["), "\(open.standardOutput)")
+  }
+
+  @Test("a note killed during analysis is finished by the next start")
+  func resumesAfterKill() throws {
+    let folder = Fixtures.temporaryFolder("note-kill")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let library = folder.appendingPathComponent("library")
+    let audio = folder.appendingPathComponent("errand.wav")
+    try Fixtures.speak("Pick up the parcel from the post office and email Marcus the photos from Saturday.", to: audio)
+
+    let process = Process()
+    process.executableURL = Fixtures.program
+    process.arguments = ["import", "--quiet", audio.path, "--library", library.path]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Wait until the note is being analysed, then kill the process without warning.
+    let deadline = Date().addingTimeInterval(120)
+    var sawAnalysis = false
+    while Date() < deadline && process.isRunning {
+      let listed = try? voicenotes(["list", "--json"], library: library)
+      if listed?.standardOutput.contains("\"analyzing\"") == true {
+        sawAnalysis = true
+        break
+      }
+      usleep(200_000)
+    }
+    #expect(sawAnalysis, "the import never reached the analysis")
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+
+    // The next command resumes the interrupted note before it lists.
+    let listed = try voicenotes(["list", "--json"], library: library)
+    let notes = try #require(
+      try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])
+    #expect(notes.count == 1)
+    let processing = notes.first?["processing"] as? [String: Any]
+    #expect(processing?["stage"] as? String == "done", "\(listed.standardOutput)")
+    #expect((notes.first?["summary"] as? String)?.isEmpty == false)
+  }
+
+  @Test("bad files give one-line errors and leave the library as it was")
+  func badFiles() throws {
+    let folder = Fixtures.temporaryFolder("note-bad")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let library = folder.appendingPathComponent("library")
+    let empty = folder.appendingPathComponent("empty.m4a")
+    _ = FileManager.default.createFile(atPath: empty.path, contents: Data())
+    let text = folder.appendingPathComponent("notes.txt")
+    try Data("not audio\n".utf8).write(to: text)
+    let corrupt = folder.appendingPathComponent("broken.wav")
+    try Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: corrupt)
+    for file in [empty, text, corrupt, folder.appendingPathComponent("missing.mp3")] {
+      let result = try voicenotes(["import", "--quiet", file.path], library: library)
+      #expect(result.status == 1)
+      let lines = result.standardError.split(separator: "\n")
+      #expect(lines.count == 1 && lines[0].contains(file.lastPathComponent), "\(result.standardError)")
+    }
+    let audio =
+      (try? FileManager.default.contentsOfDirectory(atPath: library.appendingPathComponent("audio").path)) ?? []
+    #expect(audio.isEmpty, "no audio was copied: \(audio)")
+    let listed = try voicenotes(["list", "--json"], library: library).standardOutput
+    let notes = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [Any]
+    #expect(notes?.isEmpty == true, "no note was saved: \(listed)")
+  }
+
+  @Test("a transcript longer than the context window is analysed in pieces and merged")
+  func chunkedAnalysis() async throws {
+    let model = SystemLanguageModel(weights: .small, contextSize: 1536)
+    let analyzer = NoteAnalyzer(model: model, responseBudget: 400)
+    let paragraphs = [
+      "Monday planning. Ingrid will draft the grant proposal and send it to the board by Friday.",
+      "The lab move is next month. Tomasz needs to book the van and label every crate.",
+      "For the conference, Amara should register the team and reserve two hotel rooms.",
+    ]
+    var transcript = ""
+    for (index, paragraph) in paragraphs.enumerated() {
+      transcript += paragraph + " "
+      // Filler between the facts, so the whole does not fit in one request.
+      for sentence in 0..<35 {
+        transcript += "Notes on item \(index + 1).\(sentence + 1): the discussion went over schedules and rooms again. "
+      }
+    }
+    let pieces = try await analyzer.split(transcript)
+    #expect(pieces.count >= 2, "the transcript should need several requests")
+    let analysis = try await analyzer.analyze(transcript)
+    let people = Set(analysis.people)
+    #expect(people.isSubset(of: ["Ingrid", "Tomasz", "Amara"]), "no invented people: \(people)")
+    #expect(people.count >= 2, "people from different pieces: \(people)")
+    #expect(!analysis.summary.isEmpty && (1...5).contains(analysis.tags.count))
+  }
+}
