@@ -30,9 +30,14 @@ LANGUAGE_MODELS := qwen-1.5b qwen-0.5b smollm-135m
 models: build
 	@$(CLI) models install $(SPEECH_MODELS) $(LANGUAGE_MODELS)
 
-## demo: transcribe the bundled sample recordings
+## demo: import the bundled sample notes into a fresh library, transcribe and analyse them,
+## then show the notes and their open action items
+DEMO_LIBRARY := $(ROOT)/.deps/demo-library
 demo: deps
-	@$(CLI) transcribe Samples/*.*
+	@rm -rf $(DEMO_LIBRARY)
+	@$(CLI) samples restore --library $(DEMO_LIBRARY)
+	@echo; $(CLI) list --library $(DEMO_LIBRARY)
+	@echo; $(CLI) tasks --library $(DEMO_LIBRARY)
 
 ## test: bootstrap, check formatting, build, then run every test (model tests run one at a time)
 test: engines lint

@@ -58,8 +58,10 @@ struct NotePipelineTests {
     let process = Process()
     process.executableURL = Fixtures.program
     process.arguments = ["import", "--quiet", audio.path, "--library", library.path]
+    let log = folder.appendingPathComponent("import.log")
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
+    process.standardError = try FileHandle(forWritingTo: log)
     try process.run()
     // Wait until the note is being analysed, then kill the process without warning.
     let deadline = Date().addingTimeInterval(120)
@@ -72,7 +74,8 @@ struct NotePipelineTests {
       }
       usleep(200_000)
     }
-    #expect(sawAnalysis, "the import never reached the analysis")
+    #expect(
+      sawAnalysis, "the import never reached the analysis: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
 
@@ -113,8 +116,8 @@ struct NotePipelineTests {
 
   @Test("a transcript longer than the context window is analysed in pieces and merged")
   func chunkedAnalysis() async throws {
-    let model = SystemLanguageModel(weights: .small, contextSize: 1536)
-    let analyzer = NoteAnalyzer(model: model, responseBudget: 400)
+    let model = SystemLanguageModel(weights: .small, contextSize: 1800)
+    let analyzer = NoteAnalyzer(model: model)
     let paragraphs = [
       "Monday planning. Ingrid will draft the grant proposal and send it to the board by Friday.",
       "The lab move is next month. Tomasz needs to book the van and label every crate.",

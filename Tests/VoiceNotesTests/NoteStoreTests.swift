@@ -17,7 +17,8 @@ private func makeNote(
   tags: [String] = [], people: [String] = [], actionItems: [NoteActionItem] = [], stage: ProcessingState.Stage = .done
 ) -> VoiceNote {
   let created = Date(timeIntervalSinceReferenceDate: 800_000_000 - minutesAgo * 60)
-  var note = VoiceNote(id: id, createdAt: created, duration: 12.5, audioFileName: "\(id).wav", originalFileName: "memo.wav")
+  var note = VoiceNote(
+    id: id, createdAt: created, duration: 12.5, audioFileName: "\(id).wav", originalFileName: "memo.wav")
   note.title = title
   if !transcript.isEmpty {
     note.transcript = Transcript(
@@ -96,7 +97,8 @@ struct NoteStoreTests {
       var failed = makeNote("cccc0004", minutesAgo: 50, stage: .analyzing)
       failed.processing.lastError = "no model"
       for note in searchNotes + [
-        makeNote("cccc0001", minutesAgo: 10, stage: .transcribing), makeNote("cccc0002", minutesAgo: 60, stage: .analyzing),
+        makeNote("cccc0001", minutesAgo: 10, stage: .transcribing),
+        makeNote("cccc0002", minutesAgo: 60, stage: .analyzing),
         failed,
       ] {
         try await store.save(note)
@@ -320,7 +322,10 @@ struct NoteStoreTests {
       let ambiguous = await #expect(throws: NoteStoreError.self) {
         try await reopened.setCompleted(true, actionItem: "bbbb")
       }
-      #expect(ambiguous == .ambiguousActionItem("bbbb", ["bbbb0001", "bbbb0002", "bbbb0003"].map { $0 + "-0000-4000-8000-00000000000" + $0.suffix(1) }))
+      #expect(
+        ambiguous
+          == .ambiguousActionItem(
+            "bbbb", ["bbbb0001", "bbbb0002", "bbbb0003"].map { $0 + "-0000-4000-8000-00000000000" + $0.suffix(1) }))
     }
   }
 

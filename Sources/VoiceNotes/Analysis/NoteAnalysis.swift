@@ -21,11 +21,12 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// People the note names.
   @Guide(
     description:
-      "Every person named in the note by name, spelled as in the transcript; not the speaker, not roles; empty if none")
+      "Every person named in the note by name, spelled as in the transcript; not the speaker, not roles; empty if none",
+    .maximumCount(12))
   public var people: [String]
 
   /// Tasks the note mentions.
-  @Guide(description: "Each task, errand or follow-up the note mentions; empty if none")
+  @Guide(description: "Each task, errand or follow-up the note mentions, once; empty if none", .maximumCount(12))
   public var actionItems: [AnalyzedActionItem]
 
   /// Creates an analysis; the model creates them through the generated initialiser.
@@ -46,7 +47,9 @@ public struct AnalyzedActionItem: Sendable, Equatable {
   public var task: String
 
   /// People the note names.
-  @Guide(description: "Names of the people the task involves, as written in the note; not roles like 'the caterer'")
+  @Guide(
+    description: "Names of the people the task involves, as written in the note; not roles like 'the caterer'",
+    .maximumCount(6))
   public var people: [String]
 
   /// Whether the note says it is done.

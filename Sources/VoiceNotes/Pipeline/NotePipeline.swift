@@ -36,7 +36,10 @@ public actor NotePipeline {
     self.store = store
     self.transcriber = transcriber
     self.analyzer = analyzer
+    lock = LibraryLock(file: store.library.appendingPathComponent(".processing.lock"))
   }
+
+  private let lock: LibraryLock
 
   /// Copies the audio file at `url` into the library unchanged and saves a new note for it,
   /// ready to transcribe. Fails, leaving nothing behind, when the file is not readable audio.
@@ -71,9 +74,17 @@ public actor NotePipeline {
   }
 
   /// Runs the remaining steps of `note`, saving after each; a failure is recorded on the note
-  /// and rethrown.
+  /// and rethrown. Waits while another process is working on the library.
   @discardableResult
   public func process(_ note: VoiceNote, progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws
+    -> VoiceNote
+  {
+    try lock.acquire()
+    defer { lock.release() }
+    return try await processHoldingLock(note, progress: progress)
+  }
+
+  private func processHoldingLock(_ note: VoiceNote, progress: @escaping @Sendable (Progress) -> Void) async throws
     -> VoiceNote
   {
     var note = note
@@ -91,10 +102,10 @@ public actor NotePipeline {
         note.processing.lastError = nil
       } catch {
         note.processing.lastError = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-        try await store.save(note)
+        try await saveKeepingUserChanges(&note)
         throw error
       }
-      try await store.save(note)
+      try await saveKeepingUserChanges(&note)
     }
     return note
   }
@@ -104,9 +115,14 @@ public actor NotePipeline {
   @discardableResult
   public func resumeUnfinished(progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws -> [VoiceNote]
   {
+    // Another live process is already working on this library; it will finish these notes.
+    guard try lock.acquire(wait: false) else { return [] }
+    defer { lock.release() }
     var processed: [VoiceNote] = []
     for note in try await store.notesNeedingWork() {
-      if let done = try? await process(note, progress: progress) { processed.append(done) }
+      // Read again: the note may have moved on since the list was made.
+      guard let current = try await store.note(id: note.id), current.processing.needsWork else { continue }
+      if let done = try? await processHoldingLock(current, progress: progress) { processed.append(done) }
     }
     return processed
   }
@@ -132,6 +148,23 @@ public actor NotePipeline {
     note.processing = ProcessingState(stage: .analyzing)
     try await store.save(note)
     return try await process(note, progress: progress)
+  }
+
+  /// Saves `note`, keeping what the person changed while the step ran (a rename, a ticked task),
+  /// since steps can take minutes and other commands may edit the note meanwhile.
+  private func saveKeepingUserChanges(_ note: inout VoiceNote) async throws {
+    if let stored = try await store.note(id: note.id) {
+      if stored.hasCustomTitle {
+        note.title = stored.title
+        note.hasCustomTitle = true
+      }
+      let completed = Dictionary(
+        stored.actionItems.map { ($0.id, $0.isCompleted) }, uniquingKeysWith: { first, _ in first })
+      for index in note.actionItems.indices {
+        if let done = completed[note.actionItems[index].id] { note.actionItems[index].isCompleted = done }
+      }
+    }
+    try await store.save(note)
   }
 
   // MARK: - Steps
@@ -177,12 +210,16 @@ public actor NotePipeline {
 public enum PipelineError: Error, LocalizedError, Equatable {
   /// The audio could not be copied into the library.
   case copyFailed(path: String, detail: String)
+  /// The library's processing lock could not be taken.
+  case lockFailed(path: String, detail: String)
 
   /// A one-line message that says what went wrong and what to do.
   public var errorDescription: String? {
     switch self {
     case .copyFailed(let path, let detail):
       "\(path): could not copy the recording into the library (\(detail)); check free space and permissions"
+    case .lockFailed(let path, let detail):
+      "\(path): could not lock the library for processing (\(detail)); check the folder's permissions"
     }
   }
 }

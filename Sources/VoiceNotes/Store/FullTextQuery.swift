@@ -55,6 +55,7 @@ struct FullTextQuery: Equatable {
   /// `text` split at everything but letters and digits, lowercased, with diacritics removed
   /// (canonical decomposition, then combining marks dropped), as `unicode61 remove_diacritics 2` does.
   static func foldedWords(_ text: String) -> [String] {
+    if text.utf8.allSatisfy({ $0 < 0x80 }) { return foldedASCIIWords(text) }
     var words: [String] = []
     var current = String.UnicodeScalarView()
     for scalar in text.decomposedStringWithCanonicalMapping.lowercased().unicodeScalars {
@@ -72,6 +73,25 @@ struct FullTextQuery: Equatable {
       }
     }
     if !current.isEmpty { words.append(String(current)) }
+    return words
+  }
+
+  /// ``foldedWords(_:)`` for ASCII text, without Unicode normalization.
+  private static func foldedASCIIWords(_ text: String) -> [String] {
+    var words: [String] = []
+    var current: [UInt8] = []
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): current.append(byte)
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"): current.append(byte + 32)
+      default:
+        if !current.isEmpty {
+          words.append(String(decoding: current, as: UTF8.self))
+          current.removeAll(keepingCapacity: true)
+        }
+      }
+    }
+    if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
     return words
   }
 }

@@ -30,14 +30,20 @@ extension NoteStore {
 
 /// Deterministic synthetic notes for ``NoteStore/addSampleNotes(count:wordsPerNote:seed:start:)``.
 private struct SampleNoteGenerator {
+  /// Words that carry no topic, about 40% of speech.
+  private static let function = """
+    the a to and of in for on with about we it is that this I you so then just be have at but not was \
+    will can our my they there
+    """.split(separator: " ").map(String.init)
+  /// Topic words, the most frequent end of the vocabulary (invented words follow them).
   private static let common = """
-    the a to and of in for on with about we it is that this next week meeting budget call project team \
-    review plan report client design draft schedule update email send book flight hotel order invoice \
-    price quote launch release test bug fix server data slides notes agenda follow up friday monday \
-    morning afternoon office home garden kitchen groceries milk bread coffee café school dentist doctor \
-    car train ticket museum concert birthday gift party dinner lunch recipe run marathon training park \
-    weather rain holiday trip paris lisbon berlin contract lawyer bank tax insurance rent landlord repair \
-    paint window door phone laptop backup password account website article chapter book podcast idea
+    meeting budget call project team review plan report client design draft schedule update email send \
+    book flight hotel order invoice price quote launch release test bug fix server data slides notes \
+    agenda follow next week friday monday morning afternoon office home garden kitchen groceries milk \
+    bread coffee café school dentist doctor car train ticket museum concert birthday gift party dinner \
+    lunch recipe run marathon training park weather rain holiday trip paris lisbon berlin contract \
+    lawyer bank tax insurance rent landlord repair paint window door phone laptop backup password \
+    account website article chapter podcast idea
     """.split(separator: " ").map(String.init)
   private static let names = [
     "Marcus", "José", "Zoë", "Ana", "Björn", "Chloé", "Priya", "Liam", "Noah", "Amélie", "François", "Mia",
@@ -83,13 +89,15 @@ private struct SampleNoteGenerator {
 
   private mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 
-  /// A word: mostly common ones, sometimes a name, otherwise a rare one skewed towards the start
-  /// of the list.
+  /// A word: a function word, sometimes a name, otherwise a topic word by Zipf's law (the word
+  /// of rank r about as likely as 1/r), so a few topic words are in most notes and most are rare.
   private mutating func word() -> String {
     let roll = unit()
-    if roll < 0.6 { return Self.common[int(below: Self.common.count)] }
-    if roll < 0.63 { return Self.names[int(below: Self.names.count)] }
-    return rare[Int(pow(unit(), 3) * Double(rare.count - 1))]
+    if roll < 0.4 { return Self.function[int(below: Self.function.count)] }
+    if roll < 0.415 { return Self.names[int(below: Self.names.count)] }
+    let vocabulary = Self.common.count + rare.count
+    let rank = min(vocabulary - 1, Int(exp(unit() * log(Double(vocabulary + 1)))) - 1)
+    return rank < Self.common.count ? Self.common[rank] : rare[rank - Self.common.count]
   }
 
   private mutating func words(_ count: Int) -> String { (0..<count).map { _ in word() }.joined(separator: " ") }
@@ -110,7 +118,8 @@ private struct SampleNoteGenerator {
     while spoken < wordsPerNote {
       let length = min(wordsPerNote - spoken, 10 + int(below: 11))
       let start = Double(spoken) / 2.5
-      segments.append(.init(text: words(length).capitalizedFirst + ".", start: start, end: start + Double(length) / 2.5))
+      segments.append(
+        .init(text: words(length).capitalizedFirst + ".", start: start, end: start + Double(length) / 2.5))
       spoken += length
     }
     note.transcript = Transcript(language: "en", duration: duration, segments: segments)

@@ -30,7 +30,8 @@ public actor NoteStore {
     if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
       return URL(fileURLWithPath: dataHome, isDirectory: true).appendingPathComponent("voicenotes", isDirectory: true)
     }
-    let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+    let home =
+      environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
       ?? FileManager.default.homeDirectoryForCurrentUser
     return home.appendingPathComponent(".local/share/voicenotes", isDirectory: true)
   }
@@ -112,9 +113,12 @@ public actor NoteStore {
   public func delete(id: String) throws {
     let audioFile = try database.transaction { () throws -> String in
       guard
-        let row = try database.query("SELECT number, audio_file FROM notes WHERE id = ?", [.text(id)], {
-          ($0.int(0), $0.text(1) ?? "")
-        }).first
+        let row = try database.query(
+          "SELECT number, audio_file FROM notes WHERE id = ?", [.text(id)],
+          {
+            ($0.int(0), $0.text(1) ?? "")
+          }
+        ).first
       else { throw NoteStoreError.noteNotFound(id) }
       try database.run("DELETE FROM note_search WHERE rowid = ?", [.integer(row.0)])
       try database.run("DELETE FROM notes WHERE number = ?", [.integer(row.0)])

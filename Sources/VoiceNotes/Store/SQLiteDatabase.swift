@@ -66,7 +66,8 @@ final class SQLiteDatabase {
     }
     connection = opened
     sqlite3_extended_result_codes(connection, 1)
-    let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+    let milliseconds =
+      busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
     try check(sqlite3_busy_timeout(connection, Int32(clamping: milliseconds)), "setting the busy timeout")
   }
 
@@ -179,16 +180,20 @@ final class SQLiteDatabase {
     return statement
   }
 
-  private func bind(_ value: Value, at index: Int32, in statement: OpaquePointer, _ sql: String) throws(NoteStoreError) {
+  private func bind(_ value: Value, at index: Int32, in statement: OpaquePointer, _ sql: String) throws(NoteStoreError)
+  {
     let code: Int32
     switch value {
     case .integer(let number): code = sqlite3_bind_int64(statement, index, number)
     case .real(let number): code = sqlite3_bind_double(statement, index, number)
     case .text(let text):
-      code = sqlite3_bind_text64(statement, index, text, UInt64(text.utf8.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+      code = sqlite3_bind_text64(
+        statement, index, text, UInt64(text.utf8.count), csqlite_transient(), UInt8(SQLITE_UTF8))
     case .blob(let data):
       code = data.withUnsafeBytes { bytes in
-        sqlite3_bind_blob64(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), csqlite_transient())
+        sqlite3_bind_blob64(
+          statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count),
+          csqlite_transient())
       }
     case .null: code = sqlite3_bind_null(statement, index)
     }

@@ -1,0 +1,123 @@
+/// Finds a search's words in a note's text and cuts a one-line snippet around them, the way the
+/// full-text index matched them: ignoring case and diacritics, each query word the start of a word.
+///
+/// Done on the loaded note rather than by SQLite's `snippet()`, which would evaluate the query
+/// again for every result (costly for prefixes of common words in a large library).
+struct SearchHighlighter {
+  /// One word of the text: where it is, and its folded forms.
+  private struct Token {
+    let range: Range<String.Index>
+    let folded: [String]
+  }
+
+  /// How well a text matched, and the snippet cut from it.
+  struct Match {
+    /// How many different query words the text holds.
+    var distinctWords: Int
+    /// How many words of the text matched.
+    var occurrences: Int
+    /// One line with the matched words highlighted.
+    var snippet: String
+  }
+
+  /// The folded query words to look for.
+  let parts: [String]
+  /// The most words a snippet shows.
+  let snippetWords: Int
+
+  /// A highlighter for `query`'s words.
+  init(_ query: FullTextQuery, snippetWords: Int = 16) {
+    var parts: [String] = []
+    for part in query.words.flatMap(FullTextQuery.foldedWords) where !parts.contains(part) { parts.append(part) }
+    self.parts = parts
+    self.snippetWords = snippetWords
+  }
+
+  /// The query's words in `text`, with a snippet around the densest run of them; nil when none is there.
+  func match(_ text: String) -> Match? {
+    let tokens = Self.tokens(of: text)
+    let matched = tokens.map { token in
+      parts.indices.filter { part in token.folded.contains { $0.hasPrefix(parts[part]) } }
+    }
+    let hits = matched.indices.filter { !matched[$0].isEmpty }
+    guard let firstHit = hits.first else { return nil }
+    let distinct = Set(matched.flatMap { $0 }).count
+
+    // The window with the most different query words, starting a little before a match.
+    var bestStart = max(0, firstHit - 2)
+    var bestScore = -1
+    for hit in hits {
+      let start = max(0, min(hit - 2, tokens.count - snippetWords))
+      let window = matched[start..<min(tokens.count, start + snippetWords)]
+      let score = Set(window.flatMap { $0 }).count * 1000 + window.filter { !$0.isEmpty }.count
+      if score > bestScore { (bestStart, bestScore) = (start, score) }
+    }
+    let end = min(tokens.count, bestStart + snippetWords)
+
+    let scalars = text.unicodeScalars
+    var snippet = bestStart > 0 ? "…" : ""
+    var cursor = tokens[bestStart].range.lowerBound
+    for index in bestStart..<end {
+      let token = tokens[index]
+      snippet += String(scalars[cursor..<token.range.lowerBound])
+      snippet +=
+        matched[index].isEmpty
+        ? String(scalars[token.range])
+        : SearchResult.highlightStart + String(scalars[token.range]) + SearchResult.highlightEnd
+      cursor = token.range.upperBound
+    }
+    if end < tokens.count {
+      snippet += "…"
+    } else {
+      snippet += String(scalars[cursor...])
+    }
+    return Match(
+      distinctWords: distinct, occurrences: hits.count,
+      snippet: snippet.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+  }
+
+  /// The runs of letters, digits and combining marks in `text`, folded; ASCII words without any
+  /// Unicode work.
+  private static func tokens(of text: String) -> [Token] {
+    let scalars = text.unicodeScalars
+    var tokens: [Token] = []
+    var start: String.Index?
+    var folded: [UInt8] = []
+    var isASCII = true
+    func finish(_ start: String.Index, _ end: String.Index) {
+      let forms =
+        isASCII
+        ? [String(decoding: folded, as: UTF8.self)] : FullTextQuery.foldedWords(String(scalars[start..<end]))
+      tokens.append(Token(range: start..<end, folded: forms))
+    }
+    var index = scalars.startIndex
+    while index < scalars.endIndex {
+      let scalar = scalars[index]
+      let isWord: Bool
+      if scalar.isASCII {
+        let value = scalar.value
+        isWord = (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+        // Setting bit 5 lowercases a letter and leaves a digit alone.
+        if isWord { folded.append(UInt8(value | 0x20)) }
+      } else {
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: isWord = true
+        default: isWord = properties.isAlphabetic || properties.numericType != nil
+        }
+        if isWord { isASCII = false }
+      }
+      if isWord {
+        if start == nil { start = index }
+      } else if let wordStart = start {
+        finish(wordStart, index)
+        start = nil
+        folded.removeAll(keepingCapacity: true)
+        isASCII = true
+      }
+      index = scalars.index(after: index)
+    }
+    if let wordStart = start { finish(wordStart, scalars.endIndex) }
+    return tokens
+  }
+}
