@@ -45,10 +45,12 @@ test: engines lint
 	@.build/debug/voicenotes models install $(SPEECH_MODELS) $(LANGUAGE_MODELS)
 	swift test --skip-build --no-parallel
 
-## bench: our transcription side by side with whisper.cpp's CLI and faster-whisper
+## bench: transcription side by side with whisper.cpp's CLI and faster-whisper, then the
+## language model side by side with llama.cpp's own tools
 bench: deps
 	@scripts/bench-deps.sh
 	python3 Benchmarks/transcription/bench.py
+	python3 Benchmarks/language/bench.py
 
 ## eval: analysis quality on ../shared/eval/analysis-dev.jsonl, default and small model
 EVAL_FILE ?= $(ROOT)/../shared/eval/analysis-dev.jsonl

@@ -209,10 +209,10 @@ build_llama_tools() {
     -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_EXAMPLES=OFF \
     -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_APP=OFF -DLLAMA_CURL=OFF \
     -DLLAMA_OPENSSL=OFF \
-    -DLLAMA_BUILD_NUMBER="$LLAMA_BUILD_NUMBER" -DLLAMA_BUILD_COMMIT="$LLAMA_BUILD_COMMIT" >"$work/configure.log" \
+    -DLLAMA_BUILD_NUMBER="$LLAMA_BUILD_NUMBER" -DLLAMA_BUILD_COMMIT="$LLAMA_BUILD_COMMIT" >"$work/configure.log" 2>&1 \
     || { tail -20 "$work/configure.log" >&2; return 1; }
   # Only the tools the benchmark runs, and the libraries they link.
-  cmake --build "$work/build" -j "$(nproc)" --target "${LLAMA_TOOLS[@]}" >"$work/build.log" \
+  cmake --build "$work/build" -j "$(nproc)" --target "${LLAMA_TOOLS[@]}" >"$work/build.log" 2>&1 \
     || { tail -30 "$work/build.log" >&2; return 1; }
   # Binaries and libraries share build/bin; their RUNPATH is $ORIGIN, so they move together.
   local staged="$work/llama-tools"
