@@ -118,8 +118,10 @@ actor LlamaEngine {
       throw .contextExceeded(tokens: tokens.count, limit: contextSize)
     }
     try evaluate(tokens)
-    let sampler = try makeSampler(grammar: grammar, sampling: sampling)
+    let sampler = try makeSampler(sampling: sampling)
     defer { llama_sampler_free(sampler) }
+    let constraint = try makeGrammar(grammar)
+    defer { if let constraint { llama_sampler_free(constraint) } }
 
     var text = ""
     var pending: [UInt8] = []
@@ -138,7 +140,7 @@ actor LlamaEngine {
         reason = .contextFull
         break
       }
-      let token = llama_sampler_sample(sampler, context, -1)
+      let token = nextToken(sampler, constrainedBy: constraint)
       if llama_vocab_is_eog(vocab, token) { break }
       generated += 1
       pending += piece(token)
@@ -188,18 +190,9 @@ actor LlamaEngine {
     }
   }
 
-  private func makeSampler(grammar: String?, sampling: LlamaSampling) throws(LlamaError) -> UnsafeMutablePointer<
-    llama_sampler
-  > {
+  private func makeSampler(sampling: LlamaSampling) throws(LlamaError) -> UnsafeMutablePointer<llama_sampler> {
     guard let chain = llama_sampler_chain_init(llama_sampler_chain_default_params()) else {
       throw .decodeFailed(status: -1)
-    }
-    if let grammar {
-      guard let constraint = llama_sampler_init_grammar(vocab, grammar, "root") else {
-        llama_sampler_free(chain)
-        throw .grammarRejected(grammar: grammar)
-      }
-      llama_sampler_chain_add(chain, constraint)
     }
     switch sampling {
     case .greedy:
@@ -211,6 +204,48 @@ actor LlamaEngine {
       llama_sampler_chain_add(chain, llama_sampler_init_dist(seed))
     }
     return chain
+  }
+
+  private func makeGrammar(_ grammar: String?) throws(LlamaError) -> UnsafeMutablePointer<llama_sampler>? {
+    guard let grammar else { return nil }
+    guard let constraint = llama_sampler_init_grammar(vocab, grammar, "root") else {
+      throw .grammarRejected(grammar: grammar)
+    }
+    return constraint
+  }
+
+  /// The next token: the sampler's choice, under the grammar when there is one.
+  ///
+  /// Checking the whole vocabulary against a grammar costs as much as a forward pass, so the
+  /// sampler's choice is checked alone first; only when the grammar rejects it is the whole
+  /// vocabulary masked and the choice made again among the tokens the grammar allows.
+  private func nextToken(
+    _ sampler: UnsafeMutablePointer<llama_sampler>, constrainedBy grammar: UnsafeMutablePointer<llama_sampler>?
+  ) -> Int32 {
+    let candidate = llama_sampler_sample(sampler, context, -1)
+    guard let grammar else { return candidate }
+    var single = llama_token_data(id: candidate, logit: 1, p: 0)
+    let allowed = withUnsafeMutablePointer(to: &single) { pointer -> Bool in
+      var array = llama_token_data_array(data: pointer, size: 1, selected: -1, sorted: false)
+      llama_sampler_apply(grammar, &array)
+      return array.data[0].logit.isFinite
+    }
+    if allowed {
+      llama_sampler_accept(grammar, candidate)
+      return candidate
+    }
+    guard let logits = llama_get_logits_ith(context, -1) else { return candidate }
+    let count = Int(llama_vocab_n_tokens(vocab))
+    var data = (0..<count).map { llama_token_data(id: Int32($0), logit: logits[$0], p: 0) }
+    let token = data.withUnsafeMutableBufferPointer { buffer -> Int32 in
+      var array = llama_token_data_array(data: buffer.baseAddress, size: count, selected: -1, sorted: false)
+      llama_sampler_apply(grammar, &array)
+      llama_sampler_apply(sampler, &array)
+      guard array.selected >= 0, array.selected < array.size else { return candidate }
+      return array.data[Int(array.selected)].id
+    }
+    llama_sampler_accept(grammar, token)
+    return token
   }
 
   private func piece(_ token: Int32) -> [UInt8] {
