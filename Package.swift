@@ -53,7 +53,8 @@ let package = Package(
       name: "LanguageModels", dependencies: ["ModelSupport", "CLlama", "CLlamaGrammar", "LanguageModelsMacros"]),
     .target(name: "VoiceNotes", dependencies: ["AudioIO", "SpeechRecognition", "LanguageModels", "CSQLite"]),
     .executableTarget(
-      name: "voicenotes", dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "AudioIO"]),
+      name: "voicenotes",
+      dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "ModelSupport", "AudioIO"]),
 
     // Examples: the seed apps, in a terminal.
     .executableTarget(

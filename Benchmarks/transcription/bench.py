@@ -29,6 +29,9 @@ import wave
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchsupport import CLOCK_TICKS, cpu_busy, die, log, proc_stat  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 DEFAULT_CACHE = Path(
@@ -54,13 +57,8 @@ TOOL_LABELS = {
 }
 
 
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
 
 
-def die(msg: str, code: int = 2) -> None:
-    log(f"bench: {msg}")
-    sys.exit(code)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -390,27 +388,10 @@ def measure(tool: Tool, reference: str, timeout: float) -> Run:
 # Report
 
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def proc_stat() -> tuple[int, int] | None:
-    """(total, idle + iowait) CPU time in clock ticks since boot, all cores, from /proc/stat."""
-    try:
-        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    except (OSError, ValueError):
-        return None
-    return sum(fields[:8]), fields[3] + fields[4]
 
 
-def cpu_busy(seconds: float = 2.0) -> float:
-    """Percent of all CPU time spent busy over a short sample: what other processes are using
-    while nothing of ours runs. Unlike the load average it does not lag."""
-    a = proc_stat()
-    time.sleep(seconds)
-    b = proc_stat()
-    if not a or not b or b[0] == a[0]:
-        return 0.0
-    return 100.0 * (1 - (b[1] - a[1]) / (b[0] - a[0]))
 
 
 def fmt_ratio(value: float, base: float | None) -> str:

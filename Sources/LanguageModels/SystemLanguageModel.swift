@@ -92,7 +92,7 @@ public final class SystemLanguageModel: Sendable {
     case "modelNotReady": return .unavailable(.modelNotReady)
     default: break
     }
-    if !Self.cpuSupportsEngine { return .unavailable(.deviceNotEligible) }
+    if EngineHost.unsupportedReason != nil { return .unavailable(.deviceNotEligible) }
     if !weights.isInstalled(in: modelDirectory) { return .unavailable(.modelNotReady) }
     return .available
   }
@@ -137,9 +137,7 @@ public final class SystemLanguageModel: Sendable {
     }
     let path = weights.file(in: modelDirectory).path
     let key = "\(path)#\(contextSize)"
-    let threads =
-      ProcessInfo.processInfo.environment["VOICENOTES_THREADS"].flatMap(Int.init)
-      ?? min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
+    let threads = EngineHost.threadCount
     do {
       return try Self.engines.withLock { (engines) throws(LlamaError) -> LlamaEngine in
         if let engine = engines[key] { return engine }
@@ -161,15 +159,4 @@ public final class SystemLanguageModel: Sendable {
     }
   }
 
-  private static let cpuSupportsEngine: Bool = {
-    #if arch(x86_64)
-      guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-        let flags = info.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
-      else { return true }
-      let present = Set(flags.split(separator: " ").map(String.init))
-      return ["avx2", "fma", "f16c"].allSatisfy(present.contains)
-    #else
-      return true
-    #endif
-  }()
 }

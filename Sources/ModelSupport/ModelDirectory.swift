@@ -19,7 +19,7 @@ public struct ModelDirectory: Sendable, Hashable {
     if let path = environment["VOICENOTES_MODELS"], !path.isEmpty {
       return ModelDirectory(url: URL(fileURLWithPath: path, isDirectory: true))
     }
-    if let checkout = checkoutModels() { return ModelDirectory(url: checkout) }
+    if let checkout = EngineHost.checkoutFolder(".deps/models") { return ModelDirectory(url: checkout) }
     let data =
       environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
       ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
@@ -38,16 +38,4 @@ public struct ModelDirectory: Sendable, Hashable {
   /// The path of the file called `name` in this folder (whether or not it exists).
   public func file(named name: String) -> URL { url.appendingPathComponent(name) }
 
-  private static func checkoutModels() -> URL? {
-    let executable =
-      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      ?? CommandLine.arguments.first ?? ""
-    var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
-    for _ in 0..<6 {
-      let candidate = folder.appendingPathComponent(".deps/models", isDirectory: true)
-      if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-      folder.deleteLastPathComponent()
-    }
-    return nil
-  }
 }

@@ -84,18 +84,7 @@ public final class SpeechTranscriber: AnalyzableModule {
   public static var isAvailable: Bool { unavailabilityReason == nil }
 
   /// Why ``isAvailable`` is false, or nil when it is true.
-  static var unavailabilityReason: String? {
-    #if arch(x86_64)
-      guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-        let flagsLine = info.split(separator: "\n").first(where: { $0.hasPrefix("flags") })
-      else { return nil }
-      let flags = Set(flagsLine.split(separator: " ").map(String.init))
-      let missing = ["avx2", "fma", "f16c"].filter { !flags.contains($0) }
-      return missing.isEmpty ? nil : "the CPU lacks \(missing.joined(separator: ", ")), which the engine build needs"
-    #else
-      return nil
-    #endif
-  }
+  static var unavailabilityReason: String? { EngineHost.unsupportedReason }
 
   /// The locales the default model transcribes.
   public static var supportedLocales: [Locale] {

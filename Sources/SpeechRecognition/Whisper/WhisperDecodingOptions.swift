@@ -1,4 +1,5 @@
 import Foundation
+import ModelSupport
 
 /// How whisper.cpp decodes: language, threads, search width and voice-activity filtering.
 struct WhisperDecodingOptions: Sendable, Equatable {
@@ -16,10 +17,9 @@ struct WhisperDecodingOptions: Sendable, Equatable {
   /// Defaults tuned for accuracy on two cores: beam search of width 5, all cores, VAD when present.
   static func standard(language: String?, voiceActivityModel: String?) -> WhisperDecodingOptions {
     let environment = ProcessInfo.processInfo.environment
-    let cores = ProcessInfo.processInfo.activeProcessorCount
     return WhisperDecodingOptions(
       language: language,
-      threads: environment["VOICENOTES_THREADS"].flatMap(Int.init) ?? min(max(cores, 1), 8),
+      threads: EngineHost.threadCount,
       beamSize: environment["VOICENOTES_BEAM_SIZE"].flatMap(Int.init) ?? 5,
       voiceActivityModel: environment["VOICENOTES_VAD"] == "0" ? nil : voiceActivityModel,
       initialPrompt: nil)

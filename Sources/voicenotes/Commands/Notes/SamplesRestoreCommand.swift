@@ -1,4 +1,5 @@
 import Foundation
+import ModelSupport
 import VoiceNotes
 
 /// `voicenotes samples restore`: import the sample recordings that are not in the library yet.
@@ -25,14 +26,7 @@ struct SamplesRestoreCommand: ParsableCommand {
 
   /// `Samples/` of the checkout the program was built in.
   static var bundledSamples: URL {
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-    var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
-    for _ in 0..<6 {
-      let candidate = folder.appendingPathComponent("Samples", isDirectory: true)
-      if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-      folder.deleteLastPathComponent()
-    }
-    return URL(fileURLWithPath: "Samples", isDirectory: true)
+    EngineHost.checkoutFolder("Samples") ?? URL(fileURLWithPath: "Samples", isDirectory: true)
   }
 
   func run() async throws {
