@@ -43,7 +43,7 @@ public struct NoteAnalysis: Sendable, Equatable {
 @Generable(description: "A task mentioned in a voice note")
 public struct AnalyzedActionItem: Sendable, Equatable {
   /// What to do.
-  @Guide(description: "The task as a short imperative sentence, in the note's own words")
+  @Guide(description: "The task as a short imperative sentence, such as 'Call the caterer to confirm numbers'")
   public var task: String
 
   /// People the note names.
