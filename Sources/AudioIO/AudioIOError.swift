@@ -18,6 +18,8 @@ public enum AudioIOError: Error, LocalizedError, Equatable, Sendable {
   case corrupt(path: String, detail: String)
   /// Writing an audio file failed.
   case writeFailed(path: String, detail: String)
+  /// Audio cannot be converted between two formats (the detail names them).
+  case unsupportedFormat(String)
 
   /// A one-line message that says what went wrong and what to do.
   public var errorDescription: String? {
@@ -38,6 +40,8 @@ public enum AudioIOError: Error, LocalizedError, Equatable, Sendable {
       "\(path): the audio is damaged and could not be decoded (\(detail)); try re-exporting the recording"
     case .writeFailed(let path, let detail):
       "\(path): could not write audio (\(detail)); check the folder exists and has free space"
+    case .unsupportedFormat(let detail):
+      "\(detail); use a sample rate of 8-192 kHz with 1-8 channels"
     }
   }
 }
