@@ -35,16 +35,18 @@ let package = Package(
     .systemLibrary(name: "CWhisper", path: "Sources/CWhisper", pkgConfig: "whisper"),
     .systemLibrary(name: "CLlama", path: "Sources/CLlama", pkgConfig: "llama"),
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
+    .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa"),
+    .systemLibrary(name: "CEspeak", path: "Sources/CEspeak", pkgConfig: "espeak-ng"),
     // A small C++ bridge to llama.cpp's JSON-Schema-to-GBNF converter (in its common library).
     .target(
       name: "CLlamaGrammar",
       cxxSettings: [.unsafeFlags(["-I", "\(engines)/include/llama-common", "-I", "\(engines)/include"])],
       linkerSettings: [.unsafeFlags(["-L", "\(engines)/lib"]), .linkedLibrary("llama-common")]),
 
-    .target(name: "AudioIO", dependencies: ["CFFmpeg"]),
+    .target(name: "AudioIO", dependencies: ["CFFmpeg", "CALSA"]),
     // Shared by the engine modules: the models folder, PyPI wheel installation, engine threads.
     .target(name: "ModelSupport"),
-    .target(name: "SpeechRecognition", dependencies: ["AudioIO", "ModelSupport", "CWhisper"]),
+    .target(name: "SpeechRecognition", dependencies: ["AudioIO", "ModelSupport", "CWhisper", "CEspeak"]),
     .macro(
       name: "LanguageModelsMacros",
       swiftSettings: [.unsafeFlags(["-I", toolchainHost])],

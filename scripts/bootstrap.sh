@@ -30,7 +30,8 @@ WHISPER_SHA256="5df897e5dd9d9f16804fc937bd85b9f5880a0b29a55f8843585e0e03d76195e5
 APT_PACKAGES=(
   cmake ninja-build pkg-config g++ unzip
   libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
-  libsqlite3-dev
+  libsqlite3-dev libespeak-ng-dev
+  libasound2-dev
   ffmpeg espeak-ng sox pocketsphinx-testdata
 )
 

@@ -1,0 +1,206 @@
+import Foundation
+
+/// A custom language model compiled from ``CustomLanguageModelData``: what the recognizer needs to
+/// bias toward, or restrict to, the model's phrases, and to spell its custom pronunciations.
+///
+/// This is Apple's `SFSpeechLanguageModel` without the prefix. Prepare it once from an exported
+/// file, then load it where recognition runs:
+///
+/// ```swift
+/// let configuration = SpeechLanguageModel.Configuration(languageModel: lmURL, vocabulary: vocabularyURL)
+/// try await SpeechLanguageModel.prepareCustomLanguageModel(
+///   for: exportedURL, clientIdentifier: "com.example.commands", configuration: configuration)
+/// let model = try SpeechLanguageModel(configuration: configuration)
+/// model.grammar.gbnf          // the commands, for restricted decoding
+/// model.prompt()              // the likeliest phrases, for Whisper's prompt
+/// model.vocabulary.terms      // the words to bias toward
+/// ```
+public struct SpeechLanguageModel: Sendable, Hashable {
+  /// A phrase of the model with its count and its probability among all phrases.
+  public struct Phrase: Sendable, Hashable, Codable {
+    /// The phrase as it should be written.
+    public let text: String
+    /// The summed count of the phrase (direct counts plus template shares).
+    public let count: Int
+    /// `count` divided by the total of all counts (all phrases equally likely if every count is 0).
+    public let probability: Double
+
+    /// Creates a weighted phrase.
+    public init(text: String, count: Int, probability: Double) {
+      self.text = text
+      self.count = count
+      self.probability = probability
+    }
+  }
+
+  /// The words of the model, for prompting and token biasing, and its custom pronunciations.
+  public struct Vocabulary: Sendable, Hashable, Codable {
+    /// The distinct words of the phrases and the pronunciation graphemes, heaviest first.
+    public let terms: [Term]
+    /// The custom pronunciations, with their phonemes in IPA.
+    public let pronunciations: [Pronunciation]
+
+    /// Creates a vocabulary.
+    public init(terms: [Term], pronunciations: [Pronunciation]) {
+      self.terms = terms
+      self.pronunciations = pronunciations
+    }
+  }
+
+  /// A word of the model and how much of the model's probability mass uses it.
+  public struct Term: Sendable, Hashable, Codable {
+    /// The word as first written in the data.
+    public let text: String
+    /// The summed probability of the phrases that contain the word (1 for a pronunciation's grapheme).
+    public let weight: Double
+
+    /// Creates a weighted term.
+    public init(text: String, weight: Double) {
+      self.text = text
+      self.weight = weight
+    }
+  }
+
+  /// A custom pronunciation with its X-SAMPA converted to IPA.
+  public struct Pronunciation: Sendable, Hashable, Codable {
+    /// The spelling to write in transcripts.
+    public let grapheme: String
+    /// The pronunciations as given, in X-SAMPA.
+    public let xsampa: [String]
+    /// The same pronunciations in IPA, in the same order.
+    public let ipa: [String]
+
+    /// Creates a pronunciation.
+    public init(grapheme: String, xsampa: [String], ipa: [String]) {
+      self.grapheme = grapheme
+      self.xsampa = xsampa
+      self.ipa = ipa
+    }
+  }
+
+  /// The language of the model.
+  public let locale: Locale
+  /// The identifier given to ``CustomLanguageModelData``.
+  public let identifier: String
+  /// The version given to ``CustomLanguageModelData``.
+  public let version: String
+  /// Every phrase, direct and expanded from templates, heaviest first; duplicates are summed.
+  public let phrases: [Phrase]
+  /// The words and the custom pronunciations.
+  public let vocabulary: Vocabulary
+  /// The phrases and templates as a grammar, for restricted recognition.
+  public let grammar: CommandGrammar
+
+  /// Creates a model from its parts (``init(compiling:)`` and ``init(configuration:)`` are the usual ways).
+  public init(
+    locale: Locale, identifier: String, version: String, phrases: [Phrase], vocabulary: Vocabulary,
+    grammar: CommandGrammar
+  ) {
+    self.locale = locale
+    self.identifier = identifier
+    self.version = version
+    self.phrases = phrases
+    self.vocabulary = vocabulary
+    self.grammar = grammar
+  }
+
+  /// Compiles `data` in memory, without files.
+  ///
+  /// Throws the errors ``CustomLanguageModelData/export(to:)`` would.
+  public init(compiling data: CustomLanguageModelData) throws {
+    self = try Self.compile(data.validatedFile())
+  }
+
+  /// The grammar in GBNF (see ``CommandGrammar/gbnf``).
+  public var gbnf: String { grammar.gbnf }
+
+  /// The likeliest phrases followed by the pronunciation graphemes, as sentences, within
+  /// `maximumCharacters`: a prompt that nudges Whisper toward the model's words and spellings.
+  public func prompt(maximumCharacters: Int = 200) -> String {
+    var candidates = phrases.map(\.text)
+    for pronunciation in vocabulary.pronunciations where !candidates.contains(pronunciation.grapheme) {
+      candidates.append(pronunciation.grapheme)
+    }
+    var prompt = ""
+    for candidate in candidates {
+      let sentence = candidate.last.map { ".!?".contains($0) } == true ? candidate : candidate + "."
+      let next = prompt.isEmpty ? sentence : prompt + " " + sentence
+      if next.count > maximumCharacters { break }
+      prompt = next
+    }
+    return prompt
+  }
+
+  /// Whether `text` is one of the model's phrases or template expansions, ignoring case and
+  /// punctuation (see ``CommandGrammar/matches(_:)``).
+  public func matchesPhrase(_ text: String) -> Bool {
+    grammar.matches(text)
+  }
+
+  // MARK: - Compiling
+
+  /// Compiles a checked export file.
+  static func compile(_ file: CustomLanguageModelFile) throws -> SpeechLanguageModel {
+    // Phrases: direct counts, then template expansions; equal phrases are summed.
+    var counts: [String: Int] = [:]
+    var order: [String] = []
+    func add(_ phrase: String, _ count: Int) {
+      let text = TemplateBody.normalizedWhitespace(phrase)
+      guard !text.isEmpty else { return }
+      if counts[text] == nil { order.append(text) }
+      counts[text, default: 0] += count
+    }
+    for phraseCount in file.phraseCounts { add(phraseCount.phrase, phraseCount.count) }
+    for group in file.templateGroups {
+      let expander = TemplateExpander(classes: group.classes)
+      for template in group.templates {
+        for phraseCount in try expander.phraseCounts(for: template) { add(phraseCount.phrase, phraseCount.count) }
+      }
+    }
+    let total = order.reduce(0) { $0 + counts[$1]! }
+    let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+    let phrases = order.map { text in
+      let count = counts[text]!
+      let probability = total > 0 ? Double(count) / Double(total) : 1 / Double(order.count)
+      return Phrase(text: text, count: count, probability: probability)
+    }.sorted { ($0.count, position[$1.text]!) > ($1.count, position[$0.text]!) }
+
+    // Pronunciations, X-SAMPA to IPA.
+    let pronunciations = try file.customPronunciations.map { term in
+      Pronunciation(
+        grapheme: term.grapheme, xsampa: term.phonemes,
+        ipa: try term.phonemes.map { try XSAMPA.ipa(for: $0, grapheme: term.grapheme) })
+    }
+
+    // Terms: the words of the phrases weighted by probability, then the graphemes.
+    var weights: [String: (text: String, weight: Double, first: Int)] = [:]
+    for phrase in phrases {
+      for word in Self.words(in: phrase.text) {
+        let key = word.lowercased()
+        let entry = weights[key] ?? (word, 0, weights.count)
+        weights[key] = (entry.text, entry.weight + phrase.probability, entry.first)
+      }
+    }
+    for pronunciation in pronunciations {
+      let key = pronunciation.grapheme.lowercased()
+      let entry = weights[key] ?? (pronunciation.grapheme, 0, weights.count)
+      weights[key] = (entry.text, max(entry.weight, 1), entry.first)
+    }
+    let terms = weights.values.sorted { ($0.weight, $1.first) > ($1.weight, $0.first) }.map {
+      Term(text: $0.text, weight: $0.weight)
+    }
+
+    let grammar = try CommandGrammar.build(
+      phrases: file.phraseCounts.map(\.phrase), templateGroups: file.templateGroups)
+    return SpeechLanguageModel(
+      locale: Locale(identifier: file.locale), identifier: file.identifier, version: file.version, phrases: phrases,
+      vocabulary: Vocabulary(terms: terms, pronunciations: pronunciations), grammar: grammar)
+  }
+
+  /// The words of a phrase as written: letters, digits, apostrophes and inner hyphens.
+  private static func words(in text: String) -> [String] {
+    text.split { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "’" || $0 == "-") }
+      .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "-'’")) }
+      .filter { !$0.isEmpty }
+  }
+}
