@@ -1,15 +1,28 @@
 import AudioIO
 import Foundation
 
-/// Runs speech modules, such as ``SpeechTranscriber``, over audio.
+/// Runs speech modules, such as ``SpeechTranscriber`` and ``SpeechDetector``, over audio.
 ///
-/// As in Apple's Speech framework: create it with its modules, start it on a file, and read each
-/// module's results. `start(inputAudioFile:finishAfterFile:)` decodes the file (so a bad file
-/// fails right there, with a message naming it) and returns while the analysis runs.
+/// As in Apple's Speech framework: create it with its modules, start it on a file or on a
+/// sequence of buffers, and read each module's results.
+/// `start(inputAudioFile:finishAfterFile:)` decodes the file (so a bad file fails right there,
+/// with a message naming it) and returns while the analysis runs:
 ///
 /// ```swift
 /// let analyzer = SpeechAnalyzer(modules: [transcriber])
 /// try await analyzer.start(inputAudioFile: file, finishAfterFile: true)
+/// ```
+///
+/// Live audio, such as a microphone's, comes as an `AsyncStream` of ``AnalyzerInput``. With
+/// `.volatileResults` the transcriber publishes tentative text as people speak and final text
+/// when they pause; each result's `range` says which audio it covers:
+///
+/// ```swift
+/// let (inputSequence, inputBuilder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+/// try await analyzer.start(inputSequence: inputSequence)
+/// inputBuilder.yield(AnalyzerInput(buffer: buffer))  // as audio arrives, in any format
+/// inputBuilder.finish()                              // when the speaker stops
+/// try await analyzer.finalizeAndFinishThroughEndOfInput()
 /// ```
 public actor SpeechAnalyzer {
   /// Settings that affect how the analyzer runs.
@@ -40,6 +53,8 @@ public actor SpeechAnalyzer {
   public let modules: [any SpeechModule]
   private let options: Options?
   private var analysis: Task<CMTime?, any Error>?
+  /// The modules' analyses of live input, when the input is a sequence.
+  private var liveAnalyses: [any LiveModuleAnalysis] = []
   private var isFinished = false
   private let abort = CancellationFlag()
 
@@ -50,7 +65,18 @@ public actor SpeechAnalyzer {
   }
 
   /// The format to give the analyzer: 16 kHz mono, what every module here consumes.
+  ///
+  /// Buffers in other formats are accepted too (the analyzer converts them); giving this
+  /// format saves the conversion.
   public static func bestAvailableAudioFormat(compatibleWith modules: [any SpeechModule]) async -> AudioFormat? {
+    .speechAnalysis
+  }
+
+  /// The format to give the analyzer when the audio comes in `naturalFormat`: 16 kHz mono, since
+  /// Whisper consumes nothing else (the channels are mixed and the rate converted once, here).
+  public static func bestAvailableAudioFormat(
+    compatibleWith modules: [any SpeechModule], considering naturalFormat: AudioFormat?
+  ) async -> AudioFormat? {
     .speechAnalysis
   }
 
@@ -92,19 +118,100 @@ public actor SpeechAnalyzer {
     if finishAfterFile { isFinished = true }
   }
 
+  /// Starts analysing the buffers of `inputSequence` as they arrive; returns once the analysis
+  /// is running.
+  ///
+  /// Buffers may come in any format: they are converted to 16 kHz mono. A buffer's
+  /// `bufferStartTime` places it on the timeline (a gap counts as silence); without one it follows
+  /// the buffer before. The modules publish results while the input arrives; when it ends, call
+  /// ``finalizeAndFinishThroughEndOfInput()`` for the last final results.
+  ///
+  /// - Throws: ``SpeechTranscriptionError`` when a module cannot run (a model or the
+  ///   voice-activity model is missing, a locale unsupported); the modules' result streams end
+  ///   with the same error. A buffer that cannot be converted ends the analysis and the streams
+  ///   with `AudioIOError.unsupportedFormat`.
+  public func start(inputSequence: some AsyncSequence<AnalyzerInput, Never> & Sendable) async throws {
+    guard analysis == nil, !isFinished else {
+      throw SpeechTranscriptionError.invalidState("start was called on an analyzer that already has input")
+    }
+    let modules = analyzableModules
+    let abort = abort
+    let shouldAbort: @Sendable () -> Bool = { abort.isSet }
+    let detector: VoiceActivityDetector
+    let analyses: [any LiveModuleAnalysis]
+    do {
+      for module in modules { try module.checkReady() }
+      let path =
+        modules.first?.voiceActivityModelPath
+        ?? ModelDirectory.current.file(named: VoiceActivityDetector.modelFileName).path
+      guard FileManager.default.fileExists(atPath: path) else {
+        throw SpeechTranscriptionError.voiceActivityModelMissing(path: path)
+      }
+      detector = try VoiceActivityDetector(modelPath: path)
+      analyses = try modules.map { try $0.makeLiveAnalysis(shouldAbort: shouldAbort) }
+    } catch {
+      finishModules(throwing: error)
+      throw error
+    }
+    liveAnalyses = analyses
+    analysis = Task.detached(priority: options?.priority) {
+      var feed = LiveAnalysis(detector: detector, modules: analyses)
+      do {
+        for await input in inputSequence {
+          if abort.isSet { break }
+          try await feed.consume(input)
+        }
+        return try await feed.finishInput()
+      } catch {
+        for analysis in analyses { await analysis.cancel() }
+        for module in modules { module.finishResults(throwing: error) }
+        throw error
+      }
+    }
+  }
+
+  /// Analyzes the buffers of `inputSequence` until it ends and returns the time just after its
+  /// last sample. The results stay open: ``finalizeAndFinishThroughEndOfInput()`` publishes the
+  /// last final results and ends them.
+  @discardableResult
+  public func analyzeSequence(_ inputSequence: some AsyncSequence<AnalyzerInput, Never> & Sendable) async throws
+    -> CMTime?
+  {
+    try await start(inputSequence: inputSequence)
+    return try await analysis?.value
+  }
+
   /// Analyzes the whole file and returns the time of its last sample, leaving the results open.
   public func analyzeSequence(from file: AudioFile) async throws -> CMTime? {
     try await start(inputAudioFile: file, finishAfterFile: false)
     return try await analysis?.value
   }
 
-  /// Waits for all input to be analysed, then ends every module's result stream.
+  /// Publishes final results through `time` without waiting for a pause, and returns once they
+  /// are published; the analysis goes on with the input that follows. A nil `time`, or one
+  /// beyond the input received so far, means all the input received so far.
+  public func finalize(through time: CMTime?) async throws {
+    if liveAnalyses.isEmpty {
+      _ = try await analysis?.value
+      return
+    }
+    let position = time.map { Int(($0.seconds * Double(LiveAudio.sampleRate)).rounded()) }
+    for live in liveAnalyses { try await live.finalize(through: position) }
+  }
+
+  /// Waits for the input to end and be analysed, publishes the final results for everything still
+  /// pending (nothing is lost, even a word cut off mid-way), then ends every module's result
+  /// stream.
+  ///
+  /// With an input sequence, finish the sequence first (`continuation.finish()`); this waits for
+  /// its end.
   public func finalizeAndFinishThroughEndOfInput() async throws {
     defer {
       isFinished = true
       finishModules(throwing: nil)
     }
     _ = try await analysis?.value
+    for live in liveAnalyses { try await live.finish() }
   }
 
   /// Waits for the input up to `time` to be analysed, then ends every module's result stream.
@@ -112,9 +219,12 @@ public actor SpeechAnalyzer {
     try await finalizeAndFinishThroughEndOfInput()
   }
 
-  /// Stops the analysis as soon as the engine allows and ends the result streams.
+  /// Stops the analysis as soon as the engine allows and ends the result streams; results not
+  /// yet published are dropped.
   public func cancelAndFinishNow() async {
     abort.set()
+    analysis?.cancel()
+    for live in liveAnalyses { await live.cancel() }
     _ = try? await analysis?.value
     isFinished = true
     finishModules(throwing: nil)

@@ -31,4 +31,9 @@ protocol AnalyzableModule: SpeechModule {
   func finishResults(throwing error: (any Error)?)
   /// Throws when the module cannot run (a model is missing, a locale unsupported).
   func checkReady() throws
+  /// The Silero voice-activity model the module's live analysis needs.
+  var voiceActivityModelPath: String { get }
+  /// Prepares to analyse live input (loading models), publishing into the module's results;
+  /// throws when the module cannot run.
+  func makeLiveAnalysis(shouldAbort: @escaping @Sendable () -> Bool) throws -> any LiveModuleAnalysis
 }

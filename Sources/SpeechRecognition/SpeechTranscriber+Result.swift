@@ -29,7 +29,21 @@ extension SpeechTranscriber {
 
     /// A final result from a decoded segment; nil when the segment holds no words.
     init?(segment: WhisperSegment, attributes: Set<ResultAttributeOption>) {
-      let words = Self.words(of: segment.tokens)
+      let end = CMTime(seconds: max(segment.end, segment.start), preferredTimescale: 1000)
+      self.init(
+        tokens: segment.tokens,
+        range: CMTimeRange(start: CMTime(seconds: segment.start, preferredTimescale: 1000), end: end),
+        resultsFinalizationTime: end, attributes: attributes)
+      guard !text.characters.isEmpty else { return nil }
+    }
+
+    /// A result for `range` whose text is spelled by `tokens` (times in seconds on the same
+    /// timeline as `range`), with the requested attributes on each word. The text may be empty.
+    init(
+      tokens: [WhisperSegment.Token], range: CMTimeRange, resultsFinalizationTime: CMTime,
+      attributes: Set<ResultAttributeOption>
+    ) {
+      let words = Self.words(of: tokens)
       var text = AttributedString()
       for (index, word) in words.enumerated() {
         var spelled = String(decoding: word.bytes, as: UTF8.self)
@@ -47,11 +61,7 @@ extension SpeechTranscriber {
         }
         text.append(run)
       }
-      guard !text.characters.isEmpty else { return nil }
-      let end = CMTime(seconds: max(segment.end, segment.start), preferredTimescale: 1000)
-      self.init(
-        text: text, range: CMTimeRange(start: CMTime(seconds: segment.start, preferredTimescale: 1000), end: end),
-        resultsFinalizationTime: end)
+      self.init(text: text, range: range, resultsFinalizationTime: resultsFinalizationTime)
     }
 
     /// Groups tokens into words: a token that starts with a space begins a new word.

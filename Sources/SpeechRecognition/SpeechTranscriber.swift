@@ -16,6 +16,12 @@ import Synchronization
 /// }
 /// ```
 ///
+/// With live input (``SpeechAnalyzer/start(inputSequence:)``) the transcriber splits the speech
+/// into utterances at pauses, found by voice-activity detection. With `.volatileResults` it
+/// publishes tentative results while an utterance is spoken (`isFinal` false, each replacing the
+/// last), then a final result once the speaker pauses; every result's `range` is exactly the
+/// audio it covers, so a client can replace volatile text precisely. Final results never overlap.
+///
 /// Beyond Apple's API, a transcriber can name its ``SpeechModel`` and can be created without a
 /// locale to detect the spoken language.
 public final class SpeechTranscriber: AnalyzableModule {
@@ -152,6 +158,23 @@ public final class SpeechTranscriber: AnalyzableModule {
       }
     }
     detected.withLock { $0 = language }
+  }
+
+  var voiceActivityModelPath: String { modelDirectory.file(named: VoiceActivityDetector.modelFileName).path }
+
+  func makeLiveAnalysis(shouldAbort: @escaping @Sendable () -> Bool) throws -> any LiveModuleAnalysis {
+    try checkReady()
+    let context = try WhisperContext.shared(modelAt: modelDirectory.file(for: model).path)
+    let language = locale.flatMap(Self.languageCode(of:))
+    return LiveTranscription(
+      context: context, language: language, reportsVolatileResults: reportingOptions.contains(.volatileResults),
+      attributes: attributeOptions,
+      policy: reportingOptions.contains(.frequentFinalization) ? .frequent : .standard,
+      continuation: continuation, shouldAbort: shouldAbort,
+      onLanguage: { [weak self] detected in
+        guard let self, let detected else { return }
+        self.detected.withLock { $0 = detected }
+      })
   }
 
   func finishResults(throwing error: (any Error)?) {

@@ -19,6 +19,9 @@ public enum SpeechTranscriptionError: Error, LocalizedError, Equatable, Sendable
   case cancelled
   /// The analyzer was used out of order (for example, input after it finished).
   case invalidState(String)
+  /// The Silero voice-activity model, which live analysis and ``SpeechDetector`` need, is
+  /// missing or cannot be loaded.
+  case voiceActivityModelMissing(path: String)
 
   /// A one-line message that says what went wrong and what to do.
   public var errorDescription: String? {
@@ -37,6 +40,8 @@ public enum SpeechTranscriptionError: Error, LocalizedError, Equatable, Sendable
       "the transcription was cancelled"
     case .invalidState(let detail):
       "the speech analyzer was used out of order: \(detail)"
+    case .voiceActivityModelMissing(let path):
+      "the voice-activity model \(path) is missing or unreadable; run `make deps` to install it"
     }
   }
 }

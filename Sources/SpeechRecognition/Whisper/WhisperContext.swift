@@ -13,6 +13,8 @@ actor WhisperContext {
   private let context: OpaquePointer
   private var voiceActivity: OpaquePointer?
   private var voiceActivityPath: String?
+  /// The decoding state live transcription reuses between utterances.
+  private var utteranceState: OpaquePointer?
   private let executor: EngineThread
   let modelPath: String
 
@@ -34,6 +36,7 @@ actor WhisperContext {
   isolated deinit {
     whisper_free(context)
     if let voiceActivity { whisper_vad_free(voiceActivity) }
+    if let utteranceState { whisper_free_state(utteranceState) }
   }
 
   private static let cache = Mutex<[String: WhisperContext]>([:])
@@ -65,8 +68,46 @@ actor WhisperContext {
       try speechTimeline(for: samples, options: options)
       ?? .whole(sampleCount: samples.count, sampleRate: AudioFormat.speechAnalysis.sampleRate)
     guard !timeline.pieces.isEmpty else { return options.language }
-    let input = timeline.join(samples)
+    // A fresh decoding state for every recording, so that a transcript never depends on what
+    // was transcribed before it in the same process.
+    guard let state = whisper_init_state(context) else {
+      throw .engineFailure(detail: "whisper.cpp could not allocate a decoding state (out of memory?)")
+    }
+    defer { whisper_free_state(state) }
+    return try run(
+      timeline.join(samples), timeline: timeline, state: state, options: options, shouldAbort: shouldAbort,
+      onSegment: onSegment)
+  }
 
+  /// Decodes one utterance of 16 kHz mono `samples` in a single pass, without removing silence:
+  /// the live transcription's unit of work.
+  ///
+  /// Live decoding calls this every fraction of a second, so it reuses one decoding state
+  /// instead of allocating one per call; the previous text is never used as context.
+  ///
+  /// - Returns: the decoded segments, with times in seconds from the first sample, and the
+  ///   language used.
+  func decodeUtterance(
+    _ samples: [Float], options: WhisperDecodingOptions, shouldAbort: @escaping @Sendable () -> Bool
+  ) throws(SpeechTranscriptionError) -> (segments: [WhisperSegment], language: String?) {
+    guard samples.count > 0 else { return ([], options.language) }
+    if utteranceState == nil { utteranceState = whisper_init_state(context) }
+    guard let state = utteranceState else {
+      throw .engineFailure(detail: "whisper.cpp could not allocate a decoding state (out of memory?)")
+    }
+    let timeline = SpeechTimeline.whole(sampleCount: samples.count, sampleRate: AudioFormat.speechAnalysis.sampleRate)
+    let segments = SegmentCollector()
+    let language = try run(
+      timeline.join(samples), timeline: timeline, state: state, options: options, shouldAbort: shouldAbort,
+      onSegment: { segments.append($0) })
+    return (segments.segments, language)
+  }
+
+  /// Runs `whisper_full` over `input` (the joined signal of `timeline`) on `state`.
+  private func run(
+    _ input: [Float], timeline: SpeechTimeline, state: OpaquePointer, options: WhisperDecodingOptions,
+    shouldAbort: @escaping @Sendable () -> Bool, onSegment: @escaping @Sendable (WhisperSegment) -> Void
+  ) throws(SpeechTranscriptionError) -> String? {
     var parameters = whisper_full_default_params(
       options.beamSize > 1 ? WHISPER_SAMPLING_BEAM_SEARCH : WHISPER_SAMPLING_GREEDY)
     parameters.n_threads = Int32(options.threads)
@@ -76,7 +117,16 @@ actor WhisperContext {
     parameters.print_realtime = false
     parameters.print_timestamps = false
     parameters.print_special = false
-    parameters.token_timestamps = true
+    parameters.token_timestamps = options.tokenTimestamps
+    if options.singleSegment {
+      parameters.single_segment = true
+      parameters.no_timestamps = true
+      parameters.no_context = true
+    }
+    if !options.temperatureFallback { parameters.temperature_inc = 0 }
+    parameters.audio_ctx = Int32(options.audioContext)
+    parameters.max_tokens = Int32(options.maximumTokens)
+    parameters.suppress_nst = options.suppressNonSpeechTokens
     let language = strdup(options.language ?? "auto")
     let prompt = options.initialPrompt.map { strdup($0) }
     defer {
@@ -95,12 +145,6 @@ actor WhisperContext {
     parameters.abort_callback = whisperShouldAbort
     parameters.abort_callback_user_data = box.toOpaque()
 
-    // A fresh decoding state for every recording, so that a transcript never depends on what
-    // was transcribed before it in the same process.
-    guard let state = whisper_init_state(context) else {
-      throw .engineFailure(detail: "whisper.cpp could not allocate a decoding state (out of memory?)")
-    }
-    defer { whisper_free_state(state) }
     let status = whisper_full_with_state(context, state, parameters, input, Int32(input.count))
     if shouldAbort() { throw .cancelled }
     guard status == 0 else {
@@ -142,11 +186,20 @@ actor WhisperContext {
     return SpeechTimeline(regions: regions, sampleCount: samples.count, sampleRate: sampleRate)
   }
 
-  private static let silenceLogs: Void = {
+  /// Routes whisper.cpp's log lines to nowhere unless `VOICENOTES_ENGINE_LOGS` is set; touch it
+  /// before the first call into whisper.cpp.
+  static let silenceLogs: Void = {
     if ProcessInfo.processInfo.environment["VOICENOTES_ENGINE_LOGS"] == nil {
       whisper_log_set(whisperDiscardLog, nil)
     }
   }()
+}
+
+/// Gathers the segments of one decode; only the engine thread touches it.
+private final class SegmentCollector: @unchecked Sendable {
+  private(set) var segments: [WhisperSegment] = []
+
+  func append(_ segment: WhisperSegment) { segments.append(segment) }
 }
 
 /// State shared with whisper.cpp's C callbacks through their user-data pointer.

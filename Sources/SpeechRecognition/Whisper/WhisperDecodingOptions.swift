@@ -13,6 +13,19 @@ struct WhisperDecodingOptions: Sendable, Equatable {
   var voiceActivityModel: String?
   /// Text that primes the decoder (names, spelling, style).
   var initialPrompt: String?
+  /// Decode without timestamp tokens into one segment: faster, for text that will be replaced.
+  var singleSegment = false
+  /// Compute a start and end time for every token (word time ranges).
+  var tokenTimestamps = true
+  /// Encoder frames to attend to (50 a second), 0 for Whisper's full 30 s window. A window
+  /// fitted to a short utterance makes the encoder many times faster, at some cost in accuracy.
+  var audioContext = 0
+  /// The most tokens to decode for one segment, 0 for no limit: a bound on runaway repetition.
+  var maximumTokens = 0
+  /// Keep the decoder from writing non-speech tokens such as "[BLANK_AUDIO]" or "(music)".
+  var suppressNonSpeechTokens = false
+  /// Fall back to sampling at higher temperatures when greedy text looks wrong (repetitions).
+  var temperatureFallback = true
 
   /// Defaults tuned for accuracy on two cores: beam search of width 5, all cores, VAD when present.
   static func standard(language: String?, voiceActivityModel: String?) -> WhisperDecodingOptions {
