@@ -63,7 +63,7 @@ struct EvalScore {
 
   static func table(_ reports: [(String, EvalScore)]) -> String {
     var lines = [
-      "model       notes  decoded  people P/R/F1        invented  actions recall  precision  completion  title ok  tags ok  s/note  prompt tok  gen tok"
+      "model       notes  decoded  people P/R/F1        invented  actions recall  precision  completion  title ok  tags ok  s/note  prompt tok/note  gen tok/note"
     ]
     for (name, score) in reports {
       let precision = ratio(score.peopleTruePositives, score.peoplePredicted)
@@ -74,11 +74,14 @@ struct EvalScore {
       lines.append(
         String(
           format:
-            "%-11@ %5d  %6.0f%%  %.2f/%.2f/%.2f    %8d  %14.2f  %9.2f  %10.2f  %7.0f%%  %6.0f%%  %6.1f  %10d  %7d",
+            "%-11@ %5d  %6.0f%%  %.2f/%.2f/%.2f    %8d  %14.2f  %9.2f  %10@  %7.0f%%  %6.0f%%  %6.1f  %15d  %12d",
           name as NSString, total, ratio(score.examples, total) * 100, precision, recall, f1, score.inventedPeople,
           ratio(score.actionsFound, score.actionsRequired), ratio(score.predictedMatching, score.predictedActions),
-          ratio(score.completionCorrect, score.completionGiven), ratio(score.titlesInGuide, score.examples) * 100,
-          ratio(score.tagsInGuide, score.examples) * 100, median, score.promptTokens, score.generatedTokens))
+          (score.completionGiven == 0
+            ? "n/a" : String(format: "%.2f", ratio(score.completionCorrect, score.completionGiven))) as NSString,
+          ratio(score.titlesInGuide, score.examples) * 100,
+          ratio(score.tagsInGuide, score.examples) * 100, median, score.promptTokens / max(score.examples, 1),
+          score.generatedTokens / max(score.examples, 1)))
     }
     return lines.joined(separator: "\n")
   }

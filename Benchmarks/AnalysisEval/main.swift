@@ -5,9 +5,10 @@ import Foundation
 import LanguageModels
 import VoiceNotes
 
-let arguments = CommandLine.arguments.dropFirst()
+let verbose = CommandLine.arguments.contains("--verbose")
+let arguments = CommandLine.arguments.dropFirst().filter { $0 != "--verbose" }
 guard let path = arguments.first else {
-  FileHandle.standardError.write(Data("usage: AnalysisEval FILE.jsonl [MODEL...]\n".utf8))
+  FileHandle.standardError.write(Data("usage: AnalysisEval [--verbose] FILE.jsonl [MODEL...]\n".utf8))
   exit(2)
 }
 let modelNames = arguments.dropFirst().isEmpty ? ["qwen-1.5b", "qwen-0.5b"] : Array(arguments.dropFirst())
@@ -35,7 +36,10 @@ for name in modelNames {
   var score = EvalScore()
   for (index, example) in examples.enumerated() {
     let started = Date()
-    let promptTokens = (try? await model.tokenCount(for: example.transcript)) ?? 0
+    let promptTokens =
+      (try? await model.tokenCount(
+        for: NoteAnalyzer.instructions.text + NoteAnalysis.generationSchema.promptDescription()
+          + example.transcript)) ?? 0
     do {
       let analysis = try await analyzer.analyze(example.transcript)
       let seconds = Date().timeIntervalSince(started)
@@ -43,6 +47,7 @@ for name in modelNames {
       score.add(example, analysis, seconds: seconds, promptTokens: promptTokens, generatedTokens: generated)
       FileHandle.standardError.write(
         Data(String(format: "[%@ %d/%d] %@ %.1f s\n", name, index + 1, examples.count, example.id, seconds).utf8))
+      if verbose { FileHandle.standardError.write(Data("  \(analysis.generatedContent.jsonString)\n".utf8)) }
     } catch {
       score.failures += 1
       FileHandle.standardError.write(

@@ -7,11 +7,11 @@ import LanguageModels
 @Generable(description: "An analysis of a voice note")
 public struct NoteAnalysis: Sendable, Equatable {
   /// The note's title.
-  @Guide(description: "A short title for the note, three to eight words")
+  @Guide(description: "A title for the note, three to eight words", .pattern(NoteAnalysis.titlePattern))
   public var title: String
 
   /// The note in a sentence or two.
-  @Guide(description: "A summary of the note in one or two sentences, using only facts it states")
+  @Guide(description: "The note in one or two sentences of your own, using only facts it states")
   public var summary: String
 
   /// Topics of the note.
@@ -21,13 +21,18 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// People the note names.
   @Guide(
     description:
-      "Every person named in the note by name, spelled as in the transcript; not the speaker, not roles; empty if none",
+      "Every person the note calls by name, spelled as in the transcript; not the speaker, not roles; empty if none",
     .maximumCount(12))
   public var people: [String]
 
   /// Tasks the note mentions.
   @Guide(description: "Each task, errand or follow-up the note mentions, once; empty if none", .maximumCount(12))
   public var actionItems: [AnalyzedActionItem]
+
+  /// Three to eight words of at most 16 characters, separated by single spaces: enforced while
+  /// decoding, so a title is never a single word or a copied paragraph. Quotes and backslashes
+  /// are left out, which keeps the JSON simple.
+  public static let titlePattern = #"^[^ "\\\n]{1,16}( [^ "\\\n]{1,16}){2,7}$"#
 
   /// Creates an analysis; the model creates them through the generated initialiser.
   public init(title: String, summary: String, tags: [String], people: [String], actionItems: [AnalyzedActionItem]) {
@@ -43,7 +48,7 @@ public struct NoteAnalysis: Sendable, Equatable {
 @Generable(description: "A task mentioned in a voice note")
 public struct AnalyzedActionItem: Sendable, Equatable {
   /// What to do.
-  @Guide(description: "The task as a short imperative sentence, such as 'Call the caterer to confirm numbers'")
+  @Guide(description: "The task as a short imperative sentence that starts with a verb")
   public var task: String
 
   /// People the note names.

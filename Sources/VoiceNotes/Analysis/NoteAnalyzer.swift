@@ -22,13 +22,18 @@ public struct NoteAnalyzer: Sendable {
   /// The instructions every analysis request starts with.
   public static let instructions = Instructions(
     """
-    You analyse transcripts of personal voice notes. Use only what the transcript says.
-    People: list every person the transcript names, spelled as in the transcript. Never add a \
-    person who is not named, and never list the speaker.
-    Action items: list each distinct thing someone must do (calls, emails, purchases, bookings, \
-    deadlines, follow-ups) as a short imperative task with the people it involves. Mark a task \
-    completed only when the transcript says it is already done. Do not invent tasks.
-    Title: a few words that name the note's main subject. Summary: one or two plain sentences.
+    You analyse transcripts of personal voice notes. The speaker says "I"; the speaker is never \
+    one of the people. Use only what the transcript says; never invent details, names or tasks.
+    People: every person the transcript calls by a proper name, spelled as in the transcript, \
+    with a title such as Aunt or Dr. when the transcript uses one. Not roles or relations \
+    without a name (the candidate, my boss, Mom), not companies or places.
+    Action items: each separate thing still to be done (a call, email, question to ask, \
+    purchase, booking, appointment, payment or follow-up), once, as a short imperative sentence \
+    that keeps the transcript's words, with the named people it involves. An instruction in the \
+    note ("book...", "ask...", "need to...") is an action item. Mark one completed only when the \
+    transcript says it is already done. A note with nothing to do has no action items.
+    Title: three to six words naming the main subject. Summary: one or two sentences in your \
+    own words, shorter than the transcript.
     """)
 
   /// Analyses `transcript`, reporting progress (0...1) as pieces of a long transcript finish.
@@ -51,26 +56,42 @@ public struct NoteAnalyzer: Sendable {
   // MARK: - One request
 
   private func analyzePiece(_ text: String) async throws -> NoteAnalysis {
+    let prompt = Prompt("Analyse this voice note transcript:\n\n\(text)")
+    do {
+      return try await analyzePiece(prompt, transcript: text, sampling: .greedy)
+    } catch LanguageModelSession.GenerationError.decodingFailure {
+      // Greedy decoding can fall into a loop (the same task again and again) and run out of
+      // tokens; a second, sampled attempt takes another path.
+      return try await analyzePiece(prompt, transcript: text, sampling: .random(top: 40, seed: 7))
+    }
+  }
+
+  private func analyzePiece(
+    _ prompt: Prompt, transcript: String, sampling: GenerationOptions.SamplingMode
+  ) async throws -> NoteAnalysis {
     let session = LanguageModelSession(model: model, instructions: Self.instructions)
     let response = try await session.respond(
-      to: Prompt("Analyse this voice note transcript:\n\n\(text)"), generating: NoteAnalysis.self,
-      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: responseBudget))
-    return Self.cleaned(response.content, transcript: text)
+      to: prompt, generating: NoteAnalysis.self,
+      options: GenerationOptions(sampling: sampling, maximumResponseTokens: responseBudget))
+    return Self.cleaned(response.content, transcript: transcript)
   }
 
   /// Drops what the transcript does not support: people whose names it never mentions, empty
   /// tasks, duplicates.
   static func cleaned(_ analysis: NoteAnalysis, transcript: String) -> NoteAnalysis {
     var result = analysis
-    result.people = unique(analysis.people.filter { isNamed($0, in: transcript) })
     var seen = Set<String>()
     result.actionItems = analysis.actionItems.compactMap { item in
       let key = fold(item.task)
-      guard !key.isEmpty, seen.insert(key).inserted else { return nil }
+      guard !key.isEmpty, isGrounded(item.task, in: transcript), seen.insert(key).inserted else { return nil }
       var item = item
       item.people = unique(item.people.filter { isNamed($0, in: transcript) })
       return item
     }
+    // Someone a task involves is someone the note names, even when the model left them out of
+    // the note's people.
+    result.people = unique(
+      (analysis.people + result.actionItems.flatMap(\.people)).filter { isNamed($0, in: transcript) })
     result.tags = unique(analysis.tags.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     if result.tags.isEmpty { result.tags = ["note"] }
     return result
@@ -82,6 +103,7 @@ public struct NoteAnalyzer: Sendable {
   static func isNamed(_ name: String, in transcript: String) -> Bool {
     let particles: Set<String> = ["de", "da", "del", "van", "von", "der", "den", "la", "le", "bin", "al", "di"]
     let words = name.split(separator: " ").map(String.init)
+    if words.count == 1, relations.contains(name.lowercased()) { return false }
     let capitalised = words.filter { $0.first?.isUppercase == true }
     guard !capitalised.isEmpty,
       words.allSatisfy({ $0.first?.isUppercase == true || particles.contains($0.lowercased()) })
@@ -90,6 +112,37 @@ public struct NoteAnalyzer: Sendable {
       transcript.split(whereSeparator: { !$0.isLetter && $0 != "'" && $0 != "-" }).map(String.init))
     return capitalised.allSatisfy { spoken.contains($0) || spoken.contains($0 + "'s") }
   }
+
+  /// Whether a task is about what the transcript says: at least half of its content words (not
+  /// counting the most common short words) occur in the transcript, allowing for other endings
+  /// ("renew" for "renewal"). This drops tasks the model made up from nothing, such as generic
+  /// errands in a note that asks for none.
+  static func isGrounded(_ task: String, in transcript: String) -> Bool {
+    let stems = Set(FullTextQuery.foldedWords(transcript).map(stem))
+    let words = FullTextQuery.foldedWords(task).filter { $0.count >= 3 && !commonWords.contains($0) }
+    guard !words.isEmpty else { return true }
+    let found = words.filter { stems.contains(stem($0)) }.count
+    return found * 2 >= words.count
+  }
+
+  /// The first five letters of a folded word: a crude stem that joins "registration" and "register".
+  private static func stem(_ word: String) -> String { String(word.prefix(5)) }
+
+  /// Words too common to show what a task is about.
+  static let commonWords: Set<String> = [
+    "the", "and", "for", "with", "about", "from", "into", "that", "this", "these", "those", "their", "them",
+    "they", "your", "our", "his", "her", "its", "any", "all", "some", "next", "before", "after", "out", "off",
+    "get", "make", "have", "has", "had", "was", "were", "are", "will", "would", "should", "can", "could", "need",
+    "needs", "want", "try", "sure", "also", "then", "there", "what", "when", "who", "how", "why", "not", "now",
+  ]
+
+  /// Words for relations and roles that are capitalised when used as a name ("Mom said") but
+  /// name nobody in particular on their own; with a name ("Aunt Rosa") they are kept.
+  static let relations: Set<String> = [
+    "mom", "mum", "mother", "dad", "father", "mama", "papa", "grandma", "grandpa", "granny", "nana",
+    "grandmother", "grandfather", "sis", "bro", "auntie", "aunt", "uncle", "honey", "babe", "boss",
+    "doctor", "doc", "candidate", "client", "customer", "team", "everyone", "someone", "speaker",
+  ]
 
   // MARK: - Long transcripts
 
@@ -196,7 +249,7 @@ public struct NoteAnalyzer: Sendable {
 /// The title and summary of a long note, written from its parts.
 @Generable(description: "A title and summary for a whole voice note")
 struct CombinedSummary {
-  @Guide(description: "A short title for the note, three to eight words")
+  @Guide(description: "A title for the note, three to eight words", .pattern(NoteAnalysis.titlePattern))
   var title: String
 
   @Guide(description: "A summary of the whole note in two or three sentences")

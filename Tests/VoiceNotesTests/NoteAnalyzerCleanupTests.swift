@@ -1,0 +1,43 @@
+import Testing
+
+@testable import VoiceNotes
+
+@Suite("Checking an analysis against its transcript")
+struct NoteAnalyzerCleanupTests {
+  private let walk = "Went for a walk by the river with Priya. Mom called about Sunday lunch."
+
+  private func analysis(people: [String], tasks: [(String, [String])]) -> NoteAnalysis {
+    NoteAnalysis(
+      title: "A walk by the river", summary: "A walk.", tags: ["walk"], people: people,
+      actionItems: tasks.map { AnalyzedActionItem(isCompleted: false, task: $0.0, people: $0.1) })
+  }
+
+  @Test("people not named in the transcript, and relations without a name, are dropped")
+  func peopleMustBeNamed() {
+    let cleaned = NoteAnalyzer.cleaned(
+      analysis(people: ["Priya", "Mom", "Carlos", "the river"], tasks: []), transcript: walk)
+    #expect(cleaned.people == ["Priya"])
+  }
+
+  @Test("someone a task involves is one of the note's people")
+  func taskPeopleJoinTheNote() {
+    let cleaned = NoteAnalyzer.cleaned(
+      analysis(people: [], tasks: [("Plan Sunday lunch with Priya", ["Priya", "Zoe"])]), transcript: walk)
+    #expect(cleaned.people == ["Priya"])
+    #expect(cleaned.actionItems.first?.people == ["Priya"])
+  }
+
+  @Test("tasks about things the transcript never mentions are dropped; reworded ones stay")
+  func tasksMustBeGrounded() {
+    let car = "Registration renewal came in the mail, due on the fifteenth. Book the oil change."
+    #expect(NoteAnalyzer.isGrounded("Renew the registration by the fifteenth", in: car))
+    #expect(NoteAnalyzer.isGrounded("Book an oil change", in: car))
+    #expect(!NoteAnalyzer.isGrounded("Call the plumber", in: car))
+    #expect(!NoteAnalyzer.isGrounded("Book a flight to Lisbon", in: car))
+    let cleaned = NoteAnalyzer.cleaned(
+      analysis(
+        people: [], tasks: [("Book the oil change", []), ("call the lawyer", []), ("Book the oil change.", [])]),
+      transcript: car)
+    #expect(cleaned.actionItems.map(\.task) == ["Book the oil change"])
+  }
+}
