@@ -62,10 +62,16 @@ let package = Package(
     .executableTarget(
       name: "TripPlanner", dependencies: ["LanguageModels"], path: "Examples/TripPlanner",
       resources: [.copy("landmarks.json")]),
+    .executableTarget(
+      name: "LiveTranscription", dependencies: ["SpeechRecognition", "AudioIO"], path: "Examples/LiveTranscription"),
 
     // Benchmarks: our side of the side-by-side language-model benchmark (Benchmarks/language).
     .executableTarget(
       name: "LanguageModelBenchmark", dependencies: ["LanguageModels"], path: "Benchmarks/LanguageModelBenchmark"),
+
+    // Benchmarks: our side of the side-by-side live-transcription benchmark (Benchmarks/live).
+    .executableTarget(
+      name: "LiveBenchmark", dependencies: ["SpeechRecognition", "AudioIO"], path: "Benchmarks/LiveBenchmark"),
 
     // The analysis-quality evaluation (make eval).
     .executableTarget(
@@ -78,8 +84,9 @@ let package = Package(
       name: "SpeechRecognitionTests", dependencies: ["SpeechRecognition", "AudioIO", "VoiceNotes", "TestSupport"]),
     .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "TestSupport"]),
     .testTarget(
-      name: "VoiceNotesTests", dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "TestSupport"]),
-    .testTarget(name: "voicenotesTests", dependencies: ["VoiceNotes", "TestSupport"]),
+      name: "VoiceNotesTests",
+      dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "AudioIO", "TestSupport"]),
+    .testTarget(name: "voicenotesTests", dependencies: ["VoiceNotes", "AudioIO", "TestSupport"]),
   ],
   cxxLanguageStandard: .cxx17
 )

@@ -61,6 +61,17 @@ public final class WAVWriter {
     }
   }
 
+  /// Forces everything written so far onto the disk (`fsync`), so that not even a power cut
+  /// loses it. Each ``write(_:)`` already reaches the operating system, which keeps it when the
+  /// process dies.
+  public func flush() throws(AudioIOError) {
+    do {
+      try handle.synchronize()
+    } catch {
+      throw .writeFailed(path: url.path, detail: error.localizedDescription)
+    }
+  }
+
   /// Flushes the file to disk and closes it.
   public func close() throws(AudioIOError) {
     do {

@@ -83,10 +83,13 @@ public struct NoteActionItem: Identifiable, Codable, Sendable, Equatable {
   }
 }
 
-/// Where a note is in the pipeline: saved → transcribing → analysing → done.
+/// Where a note is in the pipeline: (recording →) saved → transcribing → analysing → done.
 public struct ProcessingState: Codable, Sendable, Equatable {
   /// The step a note is waiting for (or `done`).
   public enum Stage: String, Codable, Sendable, CaseIterable {
+    /// The audio is being recorded into the library. A note left here by a process that died is
+    /// finished from the audio already written (its length set), then transcribed.
+    case recording
     /// The audio is saved; the transcript is next.
     case transcribing
     /// The transcript is saved; the analysis is next.

@@ -15,8 +15,18 @@ public enum Fixtures {
     return root.appendingPathComponent(".deps/models")
   }
 
-  /// The built `voicenotes` program (debug build, made by `swift build --build-tests`).
-  public static let program = root.appendingPathComponent(".build/debug/voicenotes")
+  /// The built `voicenotes` program (made by `swift build --build-tests`).
+  public static let program = product("voicenotes")
+
+  /// An executable of this package from the same build as the running tests (so a build with any
+  /// `--scratch-path` works), else from `.build/debug`.
+  public static func product(_ name: String) -> URL {
+    if let folder = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
+      let sibling = folder.appendingPathComponent(name)
+      if FileManager.default.isExecutableFile(atPath: sibling.path) { return sibling }
+    }
+    return root.appendingPathComponent(".build/debug/\(name)")
+  }
 
   /// 11 s of John F. Kennedy's inaugural address.
   public static let jfk = root.appendingPathComponent(".deps/testdata/jfk.wav")

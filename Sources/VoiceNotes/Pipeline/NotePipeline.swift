@@ -73,6 +73,45 @@ public actor NotePipeline {
     return note
   }
 
+  /// Starts recording a new note: creates its WAV file (in `format`) in the library's audio folder
+  /// and saves the note at once, in the ``ProcessingState/Stage/recording`` stage. Append the
+  /// audio to the returned recording as it comes, then ``NoteRecording/finish()`` it.
+  ///
+  /// - Parameter originalFileName: What the audio came from, for people to recognise (the file
+  ///   played, or the microphone's name).
+  /// - Throws: ``PipelineError/recordingFailed(path:detail:)`` when the file cannot be created,
+  ///   or the store's error when the note cannot be saved (nothing is left behind then).
+  public nonisolated func startRecording(
+    originalFileName: String, format: AudioFormat = .speechAnalysis, createdAt: Date = Date()
+  ) async throws -> NoteRecording {
+    let id = UUID().uuidString.lowercased()
+    let fileName = "\(id).wav"
+    let url = store.audioFolder.appendingPathComponent(fileName)
+    let writer: WAVWriter
+    do {
+      writer = try WAVWriter(url: url, format: format)
+    } catch {
+      throw PipelineError.recordingFailed(path: url.path, detail: error.errorDescription ?? "\(error)")
+    }
+    // Locked before the note exists, so no other process ever sees the note with its file unlocked.
+    let lock = LibraryLock(file: url)
+    var note = VoiceNote(
+      id: id, createdAt: createdAt, duration: 0, audioFileName: fileName, originalFileName: originalFileName)
+    note.processing = ProcessingState(stage: .recording)
+    do {
+      guard try lock.acquire(wait: false) else {
+        throw PipelineError.lockFailed(path: url.path, detail: "another process holds the new file")
+      }
+      try await store.save(note)
+    } catch {
+      // Nothing has been recorded yet: the file holds only its header.
+      try? writer.close()
+      try? FileManager.default.removeItem(at: url)
+      throw error
+    }
+    return NoteRecording(note: note, audioURL: url, writer: writer, store: store, lock: lock)
+  }
+
   /// Runs the remaining steps of `note`, saving after each; a failure is recorded on the note
   /// and rethrown. Waits while another process is working on the library.
   @discardableResult
@@ -87,6 +126,8 @@ public actor NotePipeline {
   private func processHoldingLock(_ note: VoiceNote, progress: @escaping @Sendable (Progress) -> Void) async throws
     -> VoiceNote
   {
+    // A recording under way belongs to the process recording it, which hands it on when it stops.
+    if note.processing.stage == .recording, isBeingRecorded(note) { throw PipelineError.stillRecording(id: note.id) }
     var note = note
     while note.processing.stage != .done {
       let stage = note.processing.stage
@@ -95,6 +136,7 @@ public actor NotePipeline {
       }
       do {
         switch stage {
+        case .recording: try finishInterruptedRecording(&note)
         case .transcribing: try await transcribe(&note, progress: report)
         case .analyzing: try await analyze(&note, progress: report)
         case .done: break
@@ -169,6 +211,36 @@ public actor NotePipeline {
 
   // MARK: - Steps
 
+  /// Whether the audio of `note` is being written right now by a live recording (its file is
+  /// locked; the lock goes with the process, however it ends).
+  nonisolated func isBeingRecorded(_ note: VoiceNote) -> Bool {
+    let url = store.audioFolder.appendingPathComponent(note.audioFileName)
+    guard FileManager.default.fileExists(atPath: url.path) else { return false }
+    let probe = LibraryLock(file: url)
+    guard let free = try? probe.acquire(wait: false) else { return false }
+    if free { probe.release() }
+    return !free
+  }
+
+  /// Finishes a recording whose process died: the note is the audio written so far (the file's
+  /// header was kept current while recording), so its length is read from the file.
+  private func finishInterruptedRecording(_ note: inout VoiceNote) throws {
+    let audio = try AudioFile(forReading: store.audioFolder.appendingPathComponent(note.audioFileName))
+    Self.markRecorded(&note, duration: audio.duration)
+  }
+
+  /// Moves a note whose recording has ended on to transcription, with its length set; a recording
+  /// with no audio is done, with an empty transcript.
+  static func markRecorded(_ note: inout VoiceNote, duration: Double) {
+    note.duration = duration
+    if duration > 0 {
+      note.processing = ProcessingState(stage: .transcribing)
+    } else {
+      note.transcript = Transcript(duration: 0, segments: [])
+      note.processing = ProcessingState(stage: .done)
+    }
+  }
+
   private func transcribe(_ note: inout VoiceNote, progress: @escaping @Sendable (Double) -> Void) async throws {
     let audio = store.audioFolder.appendingPathComponent(note.audioFileName)
     do {
@@ -212,6 +284,12 @@ public enum PipelineError: Error, LocalizedError, Equatable {
   case copyFailed(path: String, detail: String)
   /// The library's processing lock could not be taken.
   case lockFailed(path: String, detail: String)
+  /// A recording's audio file could not be created or written; what was written is kept.
+  case recordingFailed(path: String, detail: String)
+  /// The note is still being recorded by a running process.
+  case stillRecording(id: String)
+  /// The note was deleted (with its audio) while it was being recorded.
+  case deletedWhileRecording(id: String)
 
   /// A one-line message that says what went wrong and what to do.
   public var errorDescription: String? {
@@ -220,6 +298,13 @@ public enum PipelineError: Error, LocalizedError, Equatable {
       "\(path): could not copy the recording into the library (\(detail)); check free space and permissions"
     case .lockFailed(let path, let detail):
       "\(path): could not lock the library for processing (\(detail)); check the folder's permissions"
+    case .recordingFailed(let path, let detail):
+      "\(path): could not write the recording (\(detail)); check free space and permissions (the audio "
+        + "recorded so far is kept)"
+    case .stillRecording(let id):
+      "note \(id.prefix(8)) is still being recorded by another voicenotes process; stop that recording first"
+    case .deletedWhileRecording(let id):
+      "note \(id.prefix(8)) was deleted, with its audio, while it was being recorded; record again to keep a note"
     }
   }
 }

@@ -47,8 +47,7 @@ enum LibraryOption {
 enum PipelineProgress {
   static func reporter(_ progress: ProgressReporter) -> @Sendable (NotePipeline.Progress) -> Void {
     { update in
-      let step = update.stage == .transcribing ? "transcribing" : "analysing"
-      progress.update("\(update.noteID.prefix(8)) \(step)", fraction: update.fraction)
+      progress.update("\(update.noteID.prefix(8)) \(NoteFormatting.step(update.stage))", fraction: update.fraction)
     }
   }
 }

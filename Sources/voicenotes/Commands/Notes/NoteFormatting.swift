@@ -18,9 +18,19 @@ enum NoteFormatting {
   static func state(_ state: ProcessingState) -> String {
     if state.lastError != nil { return "failed     " }
     switch state.stage {
+    case .recording: return "recording  "
     case .transcribing: return "transcribing"
     case .analyzing: return "analysing  "
     case .done: return "done       "
+    }
+  }
+
+  /// The work a stage stands for, as a verb: "transcribing".
+  static func step(_ stage: ProcessingState.Stage) -> String {
+    switch stage {
+    case .recording: "saving the recording"
+    case .transcribing: "transcribing"
+    case .analyzing, .done: "analysing"
     }
   }
 
@@ -31,7 +41,7 @@ enum NoteFormatting {
     lines.append("- recorded: \(date(note.createdAt)), \(duration(note.duration).trimmingCharacters(in: .whitespaces))")
     lines.append("- file: \(note.originalFileName)")
     if let error = note.processing.lastError {
-      lines.append("- failed while \(note.processing.stage == .transcribing ? "transcribing" : "analysing"): \(error)")
+      lines.append("- failed while \(step(note.processing.stage)): \(error)")
       lines.append("  (run `voicenotes retry \(note.id.prefix(8))`)")
     } else if note.processing.stage != .done {
       lines.append("- waiting: \(note.processing.stage.rawValue)")

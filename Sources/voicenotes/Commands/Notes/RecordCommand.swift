@@ -1,0 +1,186 @@
+import AudioIO
+import Foundation
+import SpeechRecognition
+import VoiceNotes
+
+/// `voicenotes record`: record a note from the microphone (or play a file in real time through
+/// the same path) with a live transcript, then transcribe and analyse it like an import.
+struct RecordCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "record",
+    abstract: "Record a note from the microphone with a live transcript, then transcribe and analyse it.",
+    discussion: """
+      The note is saved when recording starts and its audio is written to the library as it is
+      captured: a crash loses at most about a second, and the next voicenotes command finishes the
+      note. Stop with Enter or Ctrl-C (a second Ctrl-C aborts at once), or with --duration. The live
+      transcript shows final text plainly and tentative text dimmed; the note's transcript is then
+      made from the whole recording. When standard output is not a terminal, only final lines are
+      printed there.
+      """,
+    options: [
+      .option(
+        "input", short: "i", value: "file",
+        help: "Play this audio file in real time instead of the microphone (demos, tests)."),
+      .option("device", short: "d", value: "name", help: "The input device (default: the system's default input)."),
+      .flag("list-devices", help: "List the input devices and exit."),
+      .option(
+        "live-model", value: "model",
+        help: "Speech model for the live transcript: base (default) or tiny.en (faster, English).",
+        allowed: SpeechModel.all.map(\.name)),
+      .option("duration", short: "t", value: "seconds", help: "Stop after this many seconds."),
+      .flag("no-process", help: "Only save the note; transcribe and analyse later."),
+      .flag("quiet", short: "q", help: "Show no progress."), LibraryOption.spec,
+    ])
+
+  let inputPath: String?
+  let device: String?
+  let listDevices: Bool
+  let liveModel: SpeechModel
+  let duration: Double?
+  let process: Bool
+  let quiet: Bool
+  let library: URL
+
+  init(_ input: ParsedInput) throws(UsageError) {
+    inputPath = input.value("input")
+    device = input.value("device")
+    if inputPath != nil && device != nil { throw input.error("give --input or --device, not both") }
+    listDevices = input.flag("list-devices")
+    do {
+      liveModel = try SpeechModel.named(input.value("live-model") ?? SpeechModel.default.name)
+    } catch {
+      throw input.error(error.localizedDescription)
+    }
+    if let text = input.value("duration") {
+      guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
+        throw input.error("'\(text)' is not a valid --duration; give a number of seconds above 0, such as 90")
+      }
+      duration = seconds
+    } else {
+      duration = nil
+    }
+    process = !input.flag("no-process")
+    quiet = input.flag("quiet")
+    library = LibraryOption.url(from: input)
+  }
+
+  func run() async throws {
+    if listDevices {
+      Self.printDevices()
+      return
+    }
+    let progress = ProgressReporter(quiet: quiet)
+    // The source first: a bad file or device fails here, before the library is touched.
+    let source = try RecordInput.open(file: inputPath, device: device)
+    // Work an interrupted run left behind is finished after this recording, not before it.
+    let (store, pipeline) = try await LibraryOption.open(library, resume: false)
+    let view = LiveTranscriptView()
+    let live = await startLiveTranscript(on: view, progress: progress)
+
+    let audio = try source.start(forDuration: duration)
+    let recording: NoteRecording
+    do {
+      recording = try await pipeline.startRecording(originalFileName: source.sourceName)
+    } catch {
+      source.stop()
+      throw error
+    }
+    let id = String(recording.note.id.prefix(8))
+    let stops = StopRequests(stop: { source.stop() }, abort: { Self.abort(noteID: id, view: view) })
+    stops.listen()
+    if !quiet { view.message("recording note \(id) from \(source.sourceName); press Enter or Ctrl-C to stop") }
+
+    var failure: (any Error)?
+    do {
+      for try await buffer in audio {
+        try recording.append(buffer)
+        live?.append(buffer)
+      }
+    } catch let error as MicrophoneError {
+      failure = RecordError.microphone(error)
+    } catch {
+      failure = error
+      source.stop()
+    }
+    stops.recordingEnded()
+    let note: VoiceNote
+    do {
+      note = try await recording.finish()
+    } catch {
+      view.finish()
+      stops.restoreTerminal()
+      throw error
+    }
+    await live?.finish()
+    view.finish()
+    stops.restoreTerminal()
+
+    guard note.duration > 0 else {
+      try? await store.delete(id: note.id)
+      throw failure ?? RecordError.nothingRecorded
+    }
+    progress.finish(String(format: "saved note %@: %.1f s recorded", id, note.duration))
+    if let failure { CommandRunner.report((failure as? LocalizedError)?.errorDescription ?? "\(failure)") }
+    if process { try await Self.process(note, store: store, pipeline: pipeline, progress: progress) }
+    if failure != nil { throw CommandFailure(message: "recording stopped early", alreadyReported: true) }
+  }
+
+  /// Loads the live model (installing it when missing); without it the recording goes on
+  /// without a live transcript.
+  private func startLiveTranscript(on view: LiveTranscriptView, progress: ProgressReporter) async
+    -> RecordLiveTranscript?
+  {
+    do {
+      try await ModelsInstallCommand.ensureInstalled(liveModel, progress: progress)
+      return try await RecordLiveTranscript.start(model: liveModel, view: view)
+    } catch {
+      progress.clear()
+      let reason = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+      ProgressReporter.write("voicenotes: no live transcript (\(reason)); recording without it\n")
+      return nil
+    }
+  }
+
+  /// Transcribes and analyses the new note like an import, then any note an earlier run left
+  /// unfinished.
+  private static func process(
+    _ note: VoiceNote, store: NoteStore, pipeline: NotePipeline, progress: ProgressReporter
+  ) async throws {
+    try await LibraryOption.ensureModels(progress: progress)
+    let id = note.id.prefix(8)
+    do {
+      let done = try await pipeline.process(note, progress: PipelineProgress.reporter(progress))
+      progress.finish("\(id) \(done.title)")
+    } catch {
+      progress.clear()
+      let reason = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+      throw CommandFailure(message: "note \(id): \(reason); run `voicenotes retry \(id)`")
+    }
+    if try await !store.notesNeedingWork().isEmpty {
+      let finished = try await pipeline.resumeUnfinished(progress: PipelineProgress.reporter(progress))
+      if !finished.isEmpty { progress.finish("finished \(finished.count) interrupted note(s)") }
+    }
+  }
+
+  /// Ends the process at once (a second Ctrl-C): the note keeps the audio written so far.
+  private static func abort(noteID: String, view: LiveTranscriptView) {
+    view.finish()
+    ProgressReporter.write(
+      "voicenotes: interrupted; note \(noteID) keeps the audio recorded so far, and the next voicenotes "
+        + "command finishes it\n")
+    fflush(nil)
+    _exit(130)
+  }
+
+  private static func printDevices() {
+    let devices = MicrophoneCapture.inputDevices()
+    guard !devices.isEmpty else {
+      print("No input devices found. Connect a microphone, or record a file in real time with --input FILE.")
+      return
+    }
+    let width = devices.map(\.name.count).max() ?? 0
+    for device in devices {
+      print(device.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + device.description)
+    }
+  }
+}
