@@ -93,6 +93,7 @@ public actor NotePipeline {
       let report: @Sendable (Double) -> Void = { [id = note.id, title = note.title] fraction in
         progress(Progress(noteID: id, title: title, stage: stage, fraction: fraction))
       }
+      report(0)
       do {
         switch stage {
         case .transcribing: try await transcribe(&note, progress: report)
