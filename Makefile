@@ -45,12 +45,16 @@ test: engines lint
 	@.build/debug/voicenotes models install $(SPEECH_MODELS) $(LANGUAGE_MODELS)
 	swift test --skip-build --no-parallel
 
-## bench: transcription side by side with whisper.cpp's CLI and faster-whisper, then the
-## language model side by side with llama.cpp's own tools
+## bench: transcription side by side with whisper.cpp's CLI and faster-whisper, the language
+## model side by side with llama.cpp's own tools, then the app (search at 100,000 notes, the
+## pipeline's seconds per minute of audio with each language model)
 bench: deps
 	@scripts/bench-deps.sh
 	python3 Benchmarks/transcription/bench.py
 	python3 Benchmarks/language/bench.py
+	swift build -c release --product AppBenchmark $(LINK)
+	.build/release/AppBenchmark search
+	.build/release/AppBenchmark pipeline --models qwen-1.5b,qwen-0.5b
 
 ## eval: analysis quality on ../shared/eval/analysis-dev.jsonl, default and small model
 EVAL_FILE ?= $(ROOT)/../shared/eval/analysis-dev.jsonl

@@ -73,6 +73,11 @@ let package = Package(
     .executableTarget(
       name: "LiveBenchmark", dependencies: ["SpeechRecognition", "AudioIO"], path: "Benchmarks/LiveBenchmark"),
 
+    // The app benchmark (make bench): pipeline time per minute of audio, search latency at scale.
+    .executableTarget(
+      name: "AppBenchmark", dependencies: ["VoiceNotes", "LanguageModels", "SpeechRecognition", "AudioIO"],
+      path: "Benchmarks/AppBenchmark"),
+
     // The analysis-quality evaluation (make eval).
     .executableTarget(
       name: "AnalysisEval", dependencies: ["VoiceNotes", "LanguageModels"], path: "Benchmarks/AnalysisEval"),

@@ -109,17 +109,34 @@ struct NoteStoreTests {
     }
   }
 
-  @Test("the schema is created at version 1 in WAL mode, and a newer database is refused")
+  @Test("the schema is created at the latest version in WAL mode, and a newer database is refused")
   func migrations() async throws {
     try await withStore { store, library in
       let database = try SQLiteDatabase(path: store.databaseURL.path)
       #expect(try database.userVersion == NoteStore.schemaVersion)
-      #expect(NoteStore.schemaVersion == 1)
+      #expect(NoteStore.schemaVersion == 2)
       #expect(try database.text("PRAGMA journal_mode") == "wal")
       try database.setUserVersion(99)
-      await #expect(throws: NoteStoreError.newerSchema(found: 99, supported: 1, path: store.databaseURL.path)) {
+      await #expect(
+        throws: NoteStoreError.newerSchema(found: 99, supported: NoteStore.schemaVersion, path: store.databaseURL.path)
+      ) {
         _ = try NoteStore(library: library)
       }
+    }
+  }
+
+  @Test("a version 1 library gets its word list on opening, and prefixes find what they found before")
+  func wordListMigration() async throws {
+    try await withStore { store, library in
+      try await store.save(searchNotes[0])
+      let before = try await store.search("bud").map(\.note.id)
+      #expect(!before.isEmpty)
+      let database = try SQLiteDatabase(path: store.databaseURL.path)
+      try database.execute("DROP TABLE search_terms")
+      try database.setUserVersion(1)
+      let reopened = try NoteStore(library: library)
+      #expect(try await reopened.search("bud").map(\.note.id) == before)
+      #expect(try await reopened.completions("bud") == ["budget"])
     }
   }
 
@@ -267,8 +284,11 @@ struct NoteStoreTests {
 
   @Test("the query builder quotes every word and keeps only words with letters or digits")
   func queryBuilder() throws {
-    #expect(try FullTextQuery("mar \"o'neil - *").expression(in: .all) == "\"mar\"* \"\"\"o'neil\"*")
-    #expect(try FullTextQuery("Lee").expression(in: .actionItems) == "{action_items} : (\"Lee\"*)")
+    #expect(try FullTextQuery("mar \"o'neil - *").expression(in: .all) == "\"mar\"* AND \"\"\"o'neil\"*")
+    #expect(try FullTextQuery("Lee").expression(in: .actionItems) == "{action_items} : (\"lee\"*)")
+    #expect(
+      try FullTextQuery("mar b").expression(in: .all) { $0 == "mar" ? ["marcus", "mar", "marathon"] : nil }
+        == "(\"mar\" OR \"marcus\" OR \"marathon\") AND \"b\"")
     #expect(try FullTextQuery("( * -").matchesNothing)
     #expect(FullTextQuery.foldedWords("José Álvarez-Núñez, Zoë") == ["jose", "alvarez", "nunez", "zoe"])
     #expect(try FullTextQuery("jo alv").matches("José Álvarez"))

@@ -134,6 +134,7 @@ public actor NotePipeline {
       let report: @Sendable (Double) -> Void = { [id = note.id, title = note.title] fraction in
         progress(Progress(noteID: id, title: title, stage: stage, fraction: fraction))
       }
+      report(0)
       do {
         switch stage {
         case .recording: try finishInterruptedRecording(&note)

@@ -23,10 +23,35 @@ struct FullTextQuery: Equatable {
   var matchesNothing: Bool { words.isEmpty }
 
   /// The FTS5 expression, limited to the columns of `scope`.
-  func expression(in scope: SearchScope) -> String {
-    let phrases = words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+  ///
+  /// - Parameter completions: The indexed words that start with a folded word, or nil when there
+  ///   are too many to list. A word with a short list becomes an OR of exact words, which FTS5
+  ///   walks lazily; otherwise it stays a prefix query, which merges every matching word's posting
+  ///   list up front. A one-letter word matches only itself.
+  func expression(in scope: SearchScope, completions: (String) throws -> [String]? = { _ in nil }) rethrows -> String {
+    var parts: [String] = []
+    for word in words {
+      let folded = Self.foldedWords(word)
+      guard folded.count == 1, let token = folded.first else {
+        parts.append(Self.quoted(word) + "*")
+        continue
+      }
+      if token.count == 1 {
+        parts.append(Self.quoted(token))
+      } else if let listed = try completions(token) {
+        let alternatives = [token] + listed.filter { $0 != token }
+        parts.append("(" + alternatives.map(Self.quoted).joined(separator: " OR ") + ")")
+      } else {
+        parts.append(Self.quoted(token) + "*")
+      }
+    }
+    let phrases = parts.joined(separator: " AND ")
     guard let column = Self.column(of: scope) else { return phrases }
     return "{\(column)} : (\(phrases))"
+  }
+
+  private static func quoted(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 
   /// The full-text column of a field scope; nil for ``SearchScope/all``.

@@ -23,7 +23,7 @@ extension NoteStore {
       guard !query.matchesNothing else { return [] }
       // The index narrows the notes to those naming the person; the items are then checked one by one.
       conditions.append("number IN (SELECT rowid FROM note_search WHERE note_search MATCH ?)")
-      values.append(.text(query.expression(in: .people)))
+      values.append(.text(try query.expression(in: .people, completions: completions)))
       personQuery = query
     }
     let rows = try database.query(

@@ -1,3 +1,5 @@
+import Foundation
+
 extension NoteStore {
   /// One step of the schema: applied once, in its own transaction, to databases whose
   /// `PRAGMA user_version` is below ``version``, which it then sets.
@@ -40,8 +42,29 @@ extension NoteStore {
           prefix = '2 3'
         );
         """)
-    }
+    },
+    // Every word the search index holds, so that a typed prefix can be expanded into the few words
+    // it starts (an OR of exact words) instead of FTS5's prefix query, which merges the posting
+    // lists of every matching word before it can return the first row.
+    Migration(version: 2) { database in
+      try database.execute("CREATE TABLE search_terms (term TEXT PRIMARY KEY) WITHOUT ROWID;")
+      let rows = try database.query(
+        "SELECT title, transcript, summary, tags, people, action_items FROM note_search"
+      ) { row in (0..<6).map { row.text(Int32($0)) ?? "" } }
+      var terms = Set<String>()
+      for fields in rows { terms.formUnion(fields.flatMap(FullTextQuery.foldedWords)) }
+      try addSearchTerms(terms, to: database)
+    },
   ]
+
+  /// Records `terms` in `search_terms` (one statement for the lot).
+  static func addSearchTerms(_ terms: some Collection<String>, to database: SQLiteDatabase) throws {
+    guard !terms.isEmpty else { return }
+    let list = try JSONEncoder().encode(Array(terms))
+    try database.run(
+      "INSERT OR IGNORE INTO search_terms (term) SELECT value FROM json_each(?)",
+      [.text(String(decoding: list, as: UTF8.self))])
+  }
 
   /// The schema version this code writes.
   static var schemaVersion: Int { migrations.last?.version ?? 0 }

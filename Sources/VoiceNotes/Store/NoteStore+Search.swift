@@ -8,14 +8,15 @@ extension NoteStore {
   /// The most matching notes a search ranks. A query that matches more (a common word in a large
   /// library) is ranked among its most recent matches, which keeps every search within a few
   /// milliseconds at 100,000 notes; below this every match is ranked.
-  static let rankingWindow = 2_000
+  static let rankingWindow = 1_000
 
   /// Notes matching `query` in `scope`, best first, at most `limit` of them.
   ///
   /// Every word must match, as the start of a word, ignoring case and diacritics: "mar" finds
-  /// "Marcus", "jose" finds "José", "call mar" finds notes with both. Quotes and operators are
-  /// searched as text, so no query is a syntax error; a query of punctuation alone finds nothing.
-  /// Ranking is BM25 with the title and people weighted above the rest (see ``rankingWindow`` for
+  /// "Marcus", "jose" finds "José", "call mar" finds notes with both; a one-letter word matches
+  /// only itself. Quotes and operators are searched as text, so no query is a syntax error; a
+  /// query of punctuation alone finds nothing. Ranking is BM25 without word rarity (see
+  /// ``SearchRanking``), title and people weighted above the rest (see ``rankingWindow`` for
   /// queries that match thousands of notes).
   ///
   /// ```swift
@@ -32,10 +33,10 @@ extension NoteStore {
     // FTS5 walks the matches newest first and stops at the window; the best are picked here.
     var ranked = try database.query(
       """
-      SELECT rowid, bm25(note_search, \(weights)) FROM note_search
+      SELECT rowid, \(SearchRanking.functionName)(note_search, \(weights)) FROM note_search
       WHERE note_search MATCH ?1 ORDER BY rowid DESC LIMIT ?2
-      """, [.text(parsed.expression(in: scope)), .integer(Int64(Self.rankingWindow))]
-    ) { (number: $0.int(0), score: -$0.double(1)) }
+      """, [.text(try parsed.expression(in: scope, completions: completions)), .integer(Int64(Self.rankingWindow))]
+    ) { (number: $0.int(0), score: $0.double(1)) }
     ranked.sort { $0.score > $1.score || ($0.score == $1.score && $0.number > $1.number) }
     let highlighter = SearchHighlighter(parsed)
     return try ranked.prefix(limit).compactMap { hit in
@@ -47,6 +48,19 @@ extension NoteStore {
       let (field, snippet) = Self.bestField(of: note, highlighter: highlighter, in: scope)
       return SearchResult(note: note, score: hit.score, matchedField: field, snippet: snippet)
     }
+  }
+
+  /// The most words a typed prefix is expanded into before search falls back to a prefix query.
+  static let maximumCompletions = 64
+
+  /// The indexed words that start with `prefix` (already folded), or nil when there are more
+  /// than ``maximumCompletions``.
+  func completions(_ prefix: String) throws -> [String]? {
+    let terms = try database.query(
+      "SELECT term FROM search_terms WHERE term >= ?1 AND term < ?2 LIMIT ?3",
+      [.text(prefix), .text(prefix + "\u{10FFFF}"), .integer(Int64(Self.maximumCompletions + 1))]
+    ) { $0.text(0) ?? "" }
+    return terms.count > Self.maximumCompletions ? nil : terms
   }
 
   /// The field of a matching note that matched best (the most different query words, weighted as

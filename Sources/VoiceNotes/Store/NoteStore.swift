@@ -160,9 +160,11 @@ public actor NoteStore {
         """, values)
     else { throw NoteStoreError.corruptNote(id: note.id, path: database.path, reason: "no row number after saving") }
     try database.run("DELETE FROM note_search WHERE rowid = ?", [.integer(number)])
+    let fields = Self.searchFields(of: note)
     try database.run(
       "INSERT INTO note_search (rowid, title, transcript, summary, tags, people, action_items) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      [.integer(number)] + Self.searchFields(of: note).map { .text($0) })
+      [.integer(number)] + fields.map { .text($0) })
+    try Self.addSearchTerms(Set(fields.flatMap(FullTextQuery.foldedWords)), to: database)
   }
 
   // MARK: - Rows

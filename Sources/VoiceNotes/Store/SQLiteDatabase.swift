@@ -69,6 +69,7 @@ final class SQLiteDatabase {
     let milliseconds =
       busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
     try check(sqlite3_busy_timeout(connection, Int32(clamping: milliseconds)), "setting the busy timeout")
+    _ = SearchRanking.register(on: connection)
   }
 
   deinit {

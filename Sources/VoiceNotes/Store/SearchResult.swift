@@ -11,7 +11,7 @@ public struct SearchResult: Sendable, Equatable, Identifiable {
 
   /// The note that matched.
   public var note: VoiceNote
-  /// How well it matched: higher is better (SQLite's BM25 with the sign flipped, title and people
+  /// How well it matched: higher is better (BM25's term-frequency score, title and people
   /// weighted above the rest). Comparable only between results of the same search.
   public var score: Double
   /// The field that contributed most to the match (never ``SearchScope/all``).

@@ -1,0 +1,47 @@
+// The app benchmark (`make bench`): how long the note pipeline takes per minute of audio with each
+// language model, and how fast search is over 100,000 notes. Run from the release build:
+//
+//   AppBenchmark search [--notes N] [--rounds R]
+//   AppBenchmark pipeline [--models qwen-1.5b,qwen-0.5b] [--runs R] [FILE...]
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func option(_ name: String) -> String? {
+  guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+  return arguments[index + 1]
+}
+
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("AppBenchmark: \(message)\n".utf8))
+  exit(2)
+}
+
+let cache = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/voicenotes/bench")
+do {
+  switch arguments.first {
+  case "search":
+    let notes = Int(option("--notes") ?? "") ?? 100_000
+    let rounds = Int(option("--rounds") ?? "") ?? 20
+    try await SearchBenchmark(noteCount: notes, rounds: rounds, cache: cache).run()
+  case "pipeline":
+    let models = (option("--models") ?? "qwen-1.5b,qwen-0.5b").split(separator: ",").map(String.init)
+    let runs = Int(option("--runs") ?? "") ?? 3
+    let valued: Set<String> = ["--models", "--runs"]
+    var files: [URL] = []
+    var index = 1
+    while index < arguments.count {
+      if valued.contains(arguments[index]) {
+        index += 2
+        continue
+      }
+      files.append(URL(fileURLWithPath: arguments[index]))
+      index += 1
+    }
+    try await PipelineBenchmark(models: models, runs: runs, files: files, cache: cache).run()
+  default:
+    fail("usage: AppBenchmark search [--notes N] [--rounds R] | pipeline [--models A,B] [--runs R] [FILE...]")
+  }
+} catch {
+  fail((error as? LocalizedError)?.errorDescription ?? "\(error)")
+}
