@@ -6,7 +6,8 @@ extension SpeechTranscriber {
   ///
   /// `text` holds the words; with ``ResultAttributeOption/audioTimeRange`` each word is a run
   /// carrying its `audioTimeRange`, and with ``ResultAttributeOption/transcriptionConfidence`` its
-  /// `transcriptionConfidence`.
+  /// `transcriptionConfidence`. With a custom language model, ``matchedPhrase`` says which of the
+  /// model's phrases the result is.
   public struct Result: SpeechModuleResult, Sendable, Equatable {
     /// The transcribed text, without leading or trailing spaces.
     public var text: AttributedString
@@ -16,34 +17,51 @@ extension SpeechTranscriber {
     public var range: CMTimeRange
     /// Audio before this time will produce no further changes to results.
     public var resultsFinalizationTime: CMTime
+    /// The phrase of the transcriber's custom language model (a phrase or a template expansion,
+    /// as the model spells it) that the whole result says, or nil when it says none or the
+    /// transcriber has no custom model. `text` is then written as the model spells the phrase,
+    /// with Whisper's punctuation around it.
+    ///
+    /// This is our extension: Apple's results do not report it.
+    public var matchedPhrase: String?
 
     /// Creates a result; mostly for tests and for modules built on this one.
     public init(
-      text: AttributedString, alternatives: [AttributedString] = [], range: CMTimeRange, resultsFinalizationTime: CMTime
+      text: AttributedString, alternatives: [AttributedString] = [], range: CMTimeRange,
+      resultsFinalizationTime: CMTime,
+      matchedPhrase: String? = nil
     ) {
       self.text = text
       self.alternatives = alternatives
       self.range = range
       self.resultsFinalizationTime = resultsFinalizationTime
+      self.matchedPhrase = matchedPhrase
     }
 
-    /// A final result from a decoded segment; nil when the segment holds no words.
-    init?(segment: WhisperSegment, attributes: Set<ResultAttributeOption>) {
-      let end = CMTime(seconds: max(segment.end, segment.start), preferredTimescale: 1000)
-      self.init(
-        tokens: segment.tokens,
-        range: CMTimeRange(start: CMTime(seconds: segment.start, preferredTimescale: 1000), end: end),
-        resultsFinalizationTime: end, attributes: attributes)
-      guard !text.characters.isEmpty else { return nil }
-    }
-
-    /// A result for `range` whose text is spelled by `tokens` (times in seconds on the same
-    /// timeline as `range`), with the requested attributes on each word. The text may be empty.
+    /// A result for `range` whose text is `words` (tokens grouped by ``words(of:)``), rewritten
+    /// by `steering` (see ``LanguageModelSteering/process(_:)``) when there is one. The text may
+    /// be empty.
     init(
-      tokens: [WhisperSegment.Token], range: CMTimeRange, resultsFinalizationTime: CMTime,
-      attributes: Set<ResultAttributeOption>
+      words: [WhisperSegment.Token], range: CMTimeRange, resultsFinalizationTime: CMTime,
+      attributes: Set<ResultAttributeOption>, steering: LanguageModelSteering?
+    ) async throws {
+      guard let steering else {
+        self.init(words: words, range: range, resultsFinalizationTime: resultsFinalizationTime, attributes: attributes)
+        return
+      }
+      let processed = try await steering.process(words)
+      self.init(
+        words: processed.words, range: range, resultsFinalizationTime: resultsFinalizationTime, attributes: attributes,
+        matchedPhrase: processed.phrase)
+    }
+
+    /// A result for `range` whose text is `words` (tokens already grouped by ``words(of:)``, times
+    /// in seconds on the same timeline as `range`), with the requested attributes on each word.
+    /// The text may be empty.
+    init(
+      words: [WhisperSegment.Token], range: CMTimeRange, resultsFinalizationTime: CMTime,
+      attributes: Set<ResultAttributeOption>, matchedPhrase: String? = nil
     ) {
-      let words = Self.words(of: tokens)
       var text = AttributedString()
       for (index, word) in words.enumerated() {
         var spelled = String(decoding: word.bytes, as: UTF8.self)
@@ -61,7 +79,8 @@ extension SpeechTranscriber {
         }
         text.append(run)
       }
-      self.init(text: text, range: range, resultsFinalizationTime: resultsFinalizationTime)
+      self.init(
+        text: text, range: range, resultsFinalizationTime: resultsFinalizationTime, matchedPhrase: matchedPhrase)
     }
 
     /// Groups tokens into words: a token that starts with a space begins a new word.

@@ -22,8 +22,18 @@ import Synchronization
 /// last), then a final result once the speaker pauses; every result's `range` is exactly the
 /// audio it covers, so a client can replace volatile text precisely. Final results never overlap.
 ///
-/// Beyond Apple's API, a transcriber can name its ``SpeechModel`` and can be created without a
-/// locale to detect the spoken language.
+/// Beyond Apple's API, a transcriber can name its ``SpeechModel``, can be created without a
+/// locale to detect the spoken language, and can follow a custom language model (see
+/// ``customLanguageModel``):
+///
+/// ```swift
+/// let configuration = SpeechLanguageModel.Configuration(languageModel: lmURL, vocabulary: nil, weight: 1)
+/// try await SpeechLanguageModel.prepareCustomLanguageModel(
+///   for: exportedURL, clientIdentifier: "com.example.commands", configuration: configuration)
+/// let transcriber = try SpeechTranscriber(
+///   locale: Locale(identifier: "en_US"), preset: .transcription, customizedLanguage: configuration)
+/// // ... results say only the model's commands; result.matchedPhrase names the one heard.
+/// ```
 public final class SpeechTranscriber: AnalyzableModule {
   /// The language to transcribe, or nil to detect it from the audio.
   public let locale: Locale?
@@ -37,6 +47,19 @@ public final class SpeechTranscriber: AnalyzableModule {
   public let attributeOptions: Set<ResultAttributeOption>
   /// The models folder the model is loaded from.
   public let modelDirectory: ModelDirectory
+  /// The custom language model recognition follows, or nil.
+  ///
+  /// Our extension: Apple gives a prepared model to `DictationTranscriber` as the content hint
+  /// `customizedLanguage(modelConfiguration:)` (and to `SFSpeechRecognitionRequest` as
+  /// `customizedLanguageModel`); this transcriber takes it in its initializer, for file and live
+  /// input alike. How it is used is ``customLanguageModelMode``: biasing keeps general speech as
+  /// it was and helps the model's words and names; restricting lets only the model's commands
+  /// through. Custom pronunciations apply in both, and results that say one of the model's
+  /// phrases carry it in ``Result/matchedPhrase``.
+  public let customLanguageModel: SpeechLanguageModel?
+  /// How ``customLanguageModel`` is used (from the configuration's weight when given one).
+  public let customLanguageModelMode: SpeechLanguageModel.Mode
+  private let steering: LanguageModelSteering?
 
   /// The results, in audio order, ending when the analyzer finishes (or with the error that stopped it).
   public let results: AsyncThrowingStream<Result, any Error>
@@ -60,11 +83,49 @@ public final class SpeechTranscriber: AnalyzableModule {
       reportingOptions: reportingOptions, attributeOptions: attributeOptions)
   }
 
-  /// Creates a transcriber that uses `model`; a nil `locale` detects the spoken language.
+  /// Creates a transcriber for `locale` configured by `preset` that follows the custom language
+  /// model prepared into `modelConfiguration`, in the mode its weight selects (our extension; the
+  /// counterpart of Apple's `DictationTranscriber.ContentHint.customizedLanguage(modelConfiguration:)`).
+  ///
+  /// - Throws: ``CustomLanguageModelError`` when the prepared files are missing or damaged (prepare
+  ///   them with ``SpeechLanguageModel/prepareCustomLanguageModel(for:clientIdentifier:configuration:ignoresCache:)``).
+  public convenience init(
+    locale: Locale, preset: Preset, customizedLanguage modelConfiguration: SpeechLanguageModel.Configuration
+  ) throws {
+    try self.init(
+      model: .default, locale: locale, transcriptionOptions: preset.transcriptionOptions,
+      reportingOptions: preset.reportingOptions, attributeOptions: preset.attributeOptions,
+      customizedLanguage: modelConfiguration)
+  }
+
+  /// Creates a transcriber that uses `model` and follows the custom language model prepared into
+  /// `modelConfiguration`, in the mode its weight selects (our extension).
+  ///
+  /// - Throws: ``CustomLanguageModelError`` when the prepared files are missing or damaged.
+  public convenience init(
+    model: SpeechModel, locale: Locale?, transcriptionOptions: Set<TranscriptionOption> = [],
+    reportingOptions: Set<ReportingOption> = [], attributeOptions: Set<ResultAttributeOption> = [],
+    modelDirectory: ModelDirectory = .current, customizedLanguage modelConfiguration: SpeechLanguageModel.Configuration
+  ) throws {
+    self.init(
+      model: model, locale: locale, transcriptionOptions: transcriptionOptions, reportingOptions: reportingOptions,
+      attributeOptions: attributeOptions, modelDirectory: modelDirectory,
+      customLanguageModel: try SpeechLanguageModel(configuration: modelConfiguration),
+      customLanguageModelMode: modelConfiguration.mode)
+  }
+
+  /// Creates a transcriber that uses `model`; a nil `locale` detects the spoken language (or takes
+  /// the custom language model's, when there is one).
+  ///
+  /// - Parameters:
+  ///   - customLanguageModel: a prepared (or compiled) custom language model to follow, or nil;
+  ///     our extension, see ``customLanguageModel``.
+  ///   - customLanguageModelMode: how to follow it: `.bias(strength:)` or `.restrict`.
   public init(
     model: SpeechModel, locale: Locale?, transcriptionOptions: Set<TranscriptionOption> = [],
     reportingOptions: Set<ReportingOption> = [], attributeOptions: Set<ResultAttributeOption> = [],
-    modelDirectory: ModelDirectory = .current
+    modelDirectory: ModelDirectory = .current, customLanguageModel: SpeechLanguageModel? = nil,
+    customLanguageModelMode: SpeechLanguageModel.Mode = .bias(strength: SpeechLanguageModel.Configuration.defaultWeight)
   ) {
     self.model = model
     self.locale = locale
@@ -72,6 +133,9 @@ public final class SpeechTranscriber: AnalyzableModule {
     self.reportingOptions = reportingOptions
     self.attributeOptions = attributeOptions
     self.modelDirectory = modelDirectory
+    self.customLanguageModel = customLanguageModel
+    self.customLanguageModelMode = customLanguageModelMode
+    steering = customLanguageModel.map { LanguageModelSteering(model: $0, mode: customLanguageModelMode) }
     (results, continuation) = AsyncThrowingStream.makeStream(of: Result.self)
   }
 
@@ -144,20 +208,93 @@ public final class SpeechTranscriber: AnalyzableModule {
     }
   }
 
+  /// The language to decode: the transcriber's, else the custom language model's, else nil (detect).
+  private var decodingLanguage: String? {
+    locale.flatMap(Self.languageCode(of:)) ?? customLanguageModel.flatMap { Self.languageCode(of: $0.locale) }
+  }
+
   func analyze(_ audio: AudioBuffer, shouldAbort: @escaping @Sendable () -> Bool) async throws {
     try checkReady()
     let context = try WhisperContext.shared(modelAt: modelDirectory.file(for: model).path)
-    let options = WhisperDecodingOptions.standard(
-      language: locale.flatMap(Self.languageCode(of:)),
-      voiceActivityModel: modelDirectory.voiceActivityModel?.path)
-    let attributes = attributeOptions
-    let continuation = continuation
-    let language = try await context.transcribe(audio.samples, options: options, shouldAbort: shouldAbort) { segment in
-      if let result = Result(segment: segment, attributes: attributes) {
-        continuation.yield(result)
-      }
+    let standard = WhisperDecodingOptions.standard(
+      language: decodingLanguage, voiceActivityModel: modelDirectory.voiceActivityModel?.path)
+    let language: String?
+    if let steering, let promptGuard = steering.promptGuard {
+      language = try await analyzeGuarded(
+        audio, context: context, standard: standard, steering: steering, promptGuard: promptGuard,
+        shouldAbort: shouldAbort)
+    } else {
+      var options = standard
+      steering?.apply(to: &options, isFinal: true)
+      language = try await analyzeStreaming(audio, context: context, options: options, shouldAbort: shouldAbort)
     }
     detected.withLock { $0 = language }
+  }
+
+  /// One decode, its segments published as they come.
+  private func analyzeStreaming(
+    _ audio: AudioBuffer, context: WhisperContext, options: WhisperDecodingOptions,
+    shouldAbort: @escaping @Sendable () -> Bool
+  ) async throws -> String? {
+    let attributes = attributeOptions
+    let continuation = continuation
+    let steering = steering
+    // Segments come from the engine thread as they are decoded; results are made here, where the
+    // custom language model's rewriting may wait for the phonemizer.
+    let (segments, segmentInput) = AsyncStream.makeStream(of: WhisperSegment.self)
+    return try await withThrowingTaskGroup(of: String?.self) { group in
+      group.addTask {
+        defer { segmentInput.finish() }
+        return try await context.transcribe(
+          audio.samples, options: options, shouldAbort: { shouldAbort() || Task.isCancelled },
+          onSegment: { segmentInput.yield($0) })
+      }
+      for await segment in segments {
+        let result = try await Result(
+          words: Result.words(of: segment.tokens), range: Self.range(of: segment),
+          resultsFinalizationTime: Self.range(of: segment).end, attributes: attributes, steering: steering)
+        if !result.text.characters.isEmpty { continuation.yield(result) }
+      }
+      return try await group.next() ?? nil
+    }
+  }
+
+  /// Biasing with a prompt: a decode without the prompt, one with it, and the prompted words kept
+  /// only where they bring in the model's words (see ``PromptedTextGuard``); published at the end.
+  private func analyzeGuarded(
+    _ audio: AudioBuffer, context: WhisperContext, standard: WhisperDecodingOptions, steering: LanguageModelSteering,
+    promptGuard: PromptedTextGuard, shouldAbort: @escaping @Sendable () -> Bool
+  ) async throws -> String? {
+    var plainOptions = standard
+    steering.apply(to: &plainOptions, isFinal: true, prompted: false)
+    var promptedOptions = standard
+    steering.apply(to: &promptedOptions, isFinal: true, prompted: true)
+    let plain = Mutex<[WhisperSegment]>([])
+    let language = try await context.transcribe(audio.samples, options: plainOptions, shouldAbort: shouldAbort) {
+      segment in plain.withLock { $0.append(segment) }
+    }
+    let prompted = Mutex<[WhisperSegment]>([])
+    _ = try await context.transcribe(audio.samples, options: promptedOptions, shouldAbort: shouldAbort) { segment in
+      prompted.withLock { $0.append(segment) }
+    }
+    let segments = plain.withLock { $0 }
+    let merged = promptGuard.merge(
+      plain: segments.map { Result.words(of: $0.tokens) },
+      prompted: prompted.withLock { $0 }.flatMap { Result.words(of: $0.tokens) })
+    for (segment, words) in zip(segments, merged) {
+      let result = try await Result(
+        words: words, range: Self.range(of: segment), resultsFinalizationTime: Self.range(of: segment).end,
+        attributes: attributeOptions, steering: steering)
+      if !result.text.characters.isEmpty { continuation.yield(result) }
+    }
+    return language
+  }
+
+  /// The audio a decoded segment covers.
+  private static func range(of segment: WhisperSegment) -> CMTimeRange {
+    CMTimeRange(
+      start: CMTime(seconds: segment.start, preferredTimescale: 1000),
+      end: CMTime(seconds: max(segment.end, segment.start), preferredTimescale: 1000))
   }
 
   var voiceActivityModelPath: String { modelDirectory.file(named: VoiceActivityDetector.modelFileName).path }
@@ -165,10 +302,10 @@ public final class SpeechTranscriber: AnalyzableModule {
   func makeLiveAnalysis(shouldAbort: @escaping @Sendable () -> Bool) throws -> any LiveModuleAnalysis {
     try checkReady()
     let context = try WhisperContext.shared(modelAt: modelDirectory.file(for: model).path)
-    let language = locale.flatMap(Self.languageCode(of:))
     return LiveTranscription(
-      context: context, language: language, reportsVolatileResults: reportingOptions.contains(.volatileResults),
-      attributes: attributeOptions,
+      context: context, language: decodingLanguage,
+      reportsVolatileResults: reportingOptions.contains(.volatileResults), attributes: attributeOptions,
+      steering: steering,
       policy: reportingOptions.contains(.frequentFinalization) ? .frequent : .standard,
       continuation: continuation, shouldAbort: shouldAbort,
       onLanguage: { [weak self] detected in

@@ -267,11 +267,13 @@ struct CustomLanguageModelExportTests {
         SpeechLanguageModel.Pronunciation(grapheme: "Aw Aw R", xsampa: ["aU aU @r"], ipa: ["aʊaʊər"])
       ])
 
-    // The prompt lists the likeliest phrases and the grapheme within its limit.
-    let prompt = model.prompt(maximumCharacters: 1_000)
-    #expect(prompt.hasPrefix("I am fire. I am sea."))
-    #expect(prompt.hasSuffix("See the sea. Aw Aw R."))
-    #expect(model.prompt(maximumCharacters: 25) == "I am fire. I am sea.")
+    // The prompt gives the grapheme, then the phrases, likeliest and most varied first, within its
+    // limit.
+    #expect(
+      model.prompt(maximumCharacters: 1_000)
+        == "Aw Aw R. I am fire. Set background to red. I am sea. Set background to blue. "
+        + "Set background to green. Set background to yellow. See the sea.")
+    #expect(model.prompt(maximumCharacters: 25) == "Aw Aw R. I am fire.")
   }
 
   @Test("the GBNF admits each command, with Whisper's space and punctuation, and nothing else")

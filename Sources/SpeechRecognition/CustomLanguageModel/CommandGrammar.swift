@@ -74,12 +74,10 @@ public struct CommandGrammar: Sendable, Hashable, Codable {
   }
 
   /// Whether `text` is one of the commands, comparing words without regard to case, punctuation or
-  /// spacing (`"set background to Blue!"` matches `"Set background to <color>"`).
+  /// spacing (`"set background to Blue!"` matches `"Set background to <color>"`); see
+  /// ``command(matching:)`` for the command itself.
   public func matches(_ text: String) -> Bool {
-    guard rule(named: Self.commandRuleName) != nil else { return false }
-    let words = Self.words(in: text)
-    var memo: [MemoKey: Set<Int>] = [:]
-    return ends(ofRule: Self.commandRuleName, from: 0, in: words, memo: &memo).contains(words.count)
+    command(matching: text) != nil
   }
 
   // MARK: - Building
@@ -188,45 +186,10 @@ public struct CommandGrammar: Sendable, Hashable, Codable {
     }
   }
 
-  // MARK: - Matching words
-
-  private struct MemoKey: Hashable {
-    let rule: String
-    let start: Int
-  }
+  // MARK: - Words
 
   /// Lowercased words of letters, digits and apostrophes; everything else separates words.
   static func words(in text: String) -> [String] {
     text.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "’") }.map(String.init)
-  }
-
-  private func ends(ofRule name: String, from start: Int, in words: [String], memo: inout [MemoKey: Set<Int>])
-    -> Set<Int>
-  {
-    let key = MemoKey(rule: name, start: start)
-    if let known = memo[key] { return known }
-    memo[key] = []  // Guards against a (rejected at build time) cycle.
-    var result: Set<Int> = []
-    for alternative in rule(named: name)?.alternatives ?? [] {
-      var positions: Set<Int> = [start]
-      for element in alternative {
-        var next: Set<Int> = []
-        for position in positions {
-          switch element {
-          case .literal(let text):
-            let expected = Self.words(in: text)
-            let end = position + expected.count
-            if end <= words.count, Array(words[position..<end]) == expected { next.insert(end) }
-          case .rule(let referenced):
-            next.formUnion(ends(ofRule: referenced, from: position, in: words, memo: &memo))
-          }
-        }
-        positions = next
-        if positions.isEmpty { break }
-      }
-      result.formUnion(positions)
-    }
-    memo[key] = result
-    return result
   }
 }

@@ -12,7 +12,7 @@ import Foundation
 ///   for: exportedURL, clientIdentifier: "com.example.commands", configuration: configuration)
 /// let model = try SpeechLanguageModel(configuration: configuration)
 /// model.grammar.gbnf          // the commands, for restricted decoding
-/// model.prompt()              // the likeliest phrases, for Whisper's prompt
+/// model.prompt()              // graphemes and varied likely phrases, for Whisper's prompt
 /// model.vocabulary.terms      // the words to bias toward
 /// ```
 public struct SpeechLanguageModel: Sendable, Hashable {
@@ -114,21 +114,52 @@ public struct SpeechLanguageModel: Sendable, Hashable {
   /// The grammar in GBNF (see ``CommandGrammar/gbnf``).
   public var gbnf: String { grammar.gbnf }
 
-  /// The likeliest phrases followed by the pronunciation graphemes, as sentences, within
-  /// `maximumCharacters`: a prompt that nudges Whisper toward the model's words and spellings.
+  /// A prompt that nudges Whisper toward the model's words and spellings: the pronunciation
+  /// graphemes, then phrases, as sentences, within `maximumCharacters`.
+  ///
+  /// Phrases are chosen one at a time by their probability times the number of words they add
+  /// that the prompt does not have yet (plus a half), so that a model of many similar phrases
+  /// (`"ace of clubs"`, `"ace of diamonds"`, ...) is represented by varied ones rather than by
+  /// the first few expansions of one template.
   public func prompt(maximumCharacters: Int = 200) -> String {
-    var candidates = phrases.map(\.text)
-    for pronunciation in vocabulary.pronunciations where !candidates.contains(pronunciation.grapheme) {
-      candidates.append(pronunciation.grapheme)
+    var sentences: [String] = []
+    var length = -1
+    func add(_ text: String) -> Bool {
+      let sentence = text.last.map { ".!?".contains($0) } == true ? text : text + "."
+      guard length + 1 + sentence.count <= maximumCharacters, !sentences.contains(sentence) else { return false }
+      sentences.append(sentence)
+      length += 1 + sentence.count
+      return true
     }
-    var prompt = ""
-    for candidate in candidates {
-      let sentence = candidate.last.map { ".!?".contains($0) } == true ? candidate : candidate + "."
-      let next = prompt.isEmpty ? sentence : prompt + " " + sentence
-      if next.count > maximumCharacters { break }
-      prompt = next
+    var known: Set<String> = []
+    for pronunciation in vocabulary.pronunciations where add(pronunciation.grapheme) {
+      known.formUnion(CommandGrammar.words(in: pronunciation.grapheme))
     }
-    return prompt
+    // The heaviest phrases only: a template may stand for many thousands.
+    var remaining = phrases.prefix(2_000).map { phrase in
+      let sentence = phrase.text.last.map { ".!?".contains($0) } == true ? phrase.text : phrase.text + "."
+      return (
+        text: phrase.text, length: sentence.count, words: CommandGrammar.words(in: phrase.text),
+        probability: phrase.probability
+      )
+    }
+    while true {
+      let room = maximumCharacters - length - 1
+      var best: Int?
+      var bestScore = -Double.infinity
+      for (index, candidate) in remaining.enumerated() where candidate.length <= room {
+        let added = Set(candidate.words.filter { !known.contains($0) }).count
+        let score = candidate.probability * (Double(added) + 0.5)
+        if score > bestScore {
+          best = index
+          bestScore = score
+        }
+      }
+      guard let best else { break }
+      let chosen = remaining.remove(at: best)
+      if add(chosen.text) { known.formUnion(chosen.words) }
+    }
+    return sentences.joined(separator: " ")
   }
 
   /// Whether `text` is one of the model's phrases or template expansions, ignoring case and

@@ -60,6 +60,8 @@ actor LiveTranscription: LiveModuleAnalysis {
   private let language: String?
   private let reportsVolatileResults: Bool
   private let attributes: Set<SpeechTranscriber.ResultAttributeOption>
+  /// The transcriber's custom language model, applied to every decode.
+  private let steering: LanguageModelSteering?
   private let policy: Policy
   private let continuation: AsyncThrowingStream<SpeechTranscriber.Result, any Error>.Continuation
   private let shouldAbort: @Sendable () -> Bool
@@ -82,7 +84,7 @@ actor LiveTranscription: LiveModuleAnalysis {
   private var finals: [Job] = []
   /// The decode in progress and the flag that abandons it.
   private var running: (job: Job, abandon: CancellationFlag)?
-  private var failure: SpeechTranscriptionError?
+  private var failure: (any Error)?
   private var isCancelled = false
   /// Callers of ``finish()`` and ``finalize(through:)`` waiting for the queued finals.
   private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -90,7 +92,8 @@ actor LiveTranscription: LiveModuleAnalysis {
   /// Creates the live analysis of a transcriber that publishes into `continuation`.
   init(
     context: WhisperContext, language: String?, reportsVolatileResults: Bool,
-    attributes: Set<SpeechTranscriber.ResultAttributeOption>, policy: Policy = .standard,
+    attributes: Set<SpeechTranscriber.ResultAttributeOption>, steering: LanguageModelSteering? = nil,
+    policy: Policy = .standard,
     continuation: AsyncThrowingStream<SpeechTranscriber.Result, any Error>.Continuation,
     shouldAbort: @escaping @Sendable () -> Bool, onLanguage: @escaping @Sendable (String?) -> Void
   ) {
@@ -98,6 +101,7 @@ actor LiveTranscription: LiveModuleAnalysis {
     self.language = language
     self.reportsVolatileResults = reportsVolatileResults
     self.attributes = attributes
+    self.steering = steering
     self.policy = policy
     self.continuation = continuation
     self.shouldAbort = shouldAbort
@@ -264,9 +268,19 @@ actor LiveTranscription: LiveModuleAnalysis {
   private func run(_ job: Job, abandon: CancellationFlag) async {
     let shouldAbort = shouldAbort
     do {
-      let decoded = try await context.decodeUtterance(
-        job.samples, options: options(for: job), shouldAbort: { abandon.isSet || shouldAbort() })
-      publish(job, segments: decoded.segments)
+      let abort: @Sendable () -> Bool = { abandon.isSet || shouldAbort() }
+      var decoded = try await context.decodeUtterance(job.samples, options: options(for: job), shouldAbort: abort)
+      var words = SpeechTranscriber.Result.words(of: decoded.segments.flatMap(\.tokens))
+      if job.isFinal, let steering, let promptGuard = steering.promptGuard {
+        // Biasing with a prompt: the decode above had none; keep the prompted one's words only
+        // where they bring in the model's words.
+        let prompted = try await context.decodeUtterance(
+          job.samples, options: options(for: job, prompted: true), shouldAbort: abort)
+        let promptedWords = SpeechTranscriber.Result.words(of: prompted.segments.flatMap(\.tokens))
+        words = promptGuard.merge(plain: [words], prompted: promptedWords)[0]
+        decoded.language = decoded.language ?? prompted.language
+      }
+      try await publish(job, words: words)
       if job.isFinal { onLanguage(decoded.language) }
     } catch SpeechTranscriptionError.cancelled where !job.isFinal && !shouldAbort() {
       // A volatile decode abandoned for a final: there is nothing to show.
@@ -280,19 +294,28 @@ actor LiveTranscription: LiveModuleAnalysis {
     schedule()
   }
 
-  private func publish(_ job: Job, segments: [WhisperSegment]) {
+  /// Publishes what a decode of `job` found, rewritten by the custom language model if there is one.
+  private func publish(_ job: Job, words: [WhisperSegment.Token]) async throws {
     guard !isCancelled else { return }
     let offset = Double(job.range.lowerBound) / Double(LiveAudio.sampleRate)
-    let tokens = segments.flatMap(\.tokens).map { token in
-      var token = token
-      token.start += offset
-      token.end += offset
-      return token
+    let words = words.map { word in
+      var word = word
+      word.start += offset
+      word.end += offset
+      return word
     }
     let range = LiveAudio.timeRange(job.range)
-    let result = SpeechTranscriber.Result(
-      tokens: tokens, range: range, resultsFinalizationTime: job.isFinal ? range.end : range.start,
-      attributes: attributes)
+    let finalization = job.isFinal ? range.end : range.start
+    let result =
+      if let steering {
+        try await SpeechTranscriber.Result(
+          words: words, range: range, resultsFinalizationTime: finalization, attributes: attributes,
+          steering: steering)
+      } else {
+        SpeechTranscriber.Result(
+          words: words, range: range, resultsFinalizationTime: finalization, attributes: attributes)
+      }
+    guard !isCancelled else { return }
     if job.isFinal {
       // An empty final still replaces the volatile text shown for its audio.
       guard !result.text.characters.isEmpty || volatileShowing else { return }
@@ -306,7 +329,9 @@ actor LiveTranscription: LiveModuleAnalysis {
 
   /// Greedy decoding in a window fitted to the utterance; volatile decodes also skip timestamps
   /// and the temperature fallback, finals keep them for accuracy.
-  private func options(for job: Job) -> WhisperDecodingOptions {
+  /// With a custom language model that biases with a prompt, a final is decoded without the prompt
+  /// and, with `prompted`, again with it (volatile decodes go without).
+  private func options(for job: Job, prompted: Bool = false) -> WhisperDecodingOptions {
     var options = WhisperDecodingOptions(
       language: language, threads: EngineHost.threadCount, beamSize: 1, voiceActivityModel: nil, initialPrompt: nil)
     options.audioContext = Self.audioContext(forSamples: job.samples.count)
@@ -318,6 +343,7 @@ actor LiveTranscription: LiveModuleAnalysis {
       // Nobody says more than eight tokens a second: a bound on a decoder repeating itself.
       options.maximumTokens = 16 + 8 * job.samples.count / LiveAudio.sampleRate
     }
+    steering?.apply(to: &options, isFinal: job.isFinal, prompted: prompted)
     return options
   }
 

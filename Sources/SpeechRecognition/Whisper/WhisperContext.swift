@@ -16,6 +16,10 @@ actor WhisperContext {
   /// The decoding state live transcription reuses between utterances.
   private var utteranceState: OpaquePointer?
   private let executor: EngineThread
+  /// The model's text tokens, read when a custom language model first needs them.
+  private var vocabulary: WhisperVocabulary?
+  /// Logits filters prepared for recent steerings (live decoding alternates between two).
+  private var filters: [WhisperSteering: WhisperLogitsFilter] = [:]
   let modelPath: String
 
   nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -135,6 +139,21 @@ actor WhisperContext {
     }
     parameters.language = UnsafePointer(language)
     if let prompt { parameters.initial_prompt = UnsafePointer(prompt) }
+    parameters.carry_initial_prompt = options.carryInitialPrompt
+
+    // A custom language model: favoured tokens through the logits filter, commands through the
+    // grammar. The filter owns the grammar's elements and outlives the decode below.
+    let filter = options.steering.map(logitsFilter(for:))
+    if let filter {
+      parameters.logits_filter_callback = whisperFilterLogits
+      parameters.logits_filter_callback_user_data = Unmanaged.passUnretained(filter).toOpaque()
+      if let grammar = filter.grammar {
+        parameters.grammar_rules = grammar.rules
+        parameters.n_grammar_rules = grammar.ruleCount
+        parameters.i_start_rule = grammar.startRule
+        parameters.grammar_penalty = WhisperLogitsFilter.grammarPenalty
+      }
+    }
 
     let callbacks = TranscriptionCallbacks(
       timeline: timeline, shouldAbort: shouldAbort, onSegment: onSegment, endOfText: whisper_token_eot(context))
@@ -146,12 +165,33 @@ actor WhisperContext {
     parameters.abort_callback_user_data = box.toOpaque()
 
     let status = whisper_full_with_state(context, state, parameters, input, Int32(input.count))
+    withExtendedLifetime(filter) {}
     if shouldAbort() { throw .cancelled }
     guard status == 0 else {
       throw .engineFailure(detail: "whisper_full returned \(status)")
     }
     let languageID = whisper_full_lang_id_from_state(state)
     return languageID >= 0 ? whisper_lang_str(languageID).map { String(cString: $0) } : options.language
+  }
+
+  /// The logits filter for `steering`, prepared on first use and kept for the next decodes.
+  private func logitsFilter(for steering: WhisperSteering) -> WhisperLogitsFilter {
+    if let filter = filters[steering] { return filter }
+    let vocabulary = self.vocabulary ?? WhisperVocabulary(context: context)
+    self.vocabulary = vocabulary
+    let context = context
+    let filter = WhisperLogitsFilter(steering: steering, vocabulary: vocabulary) { text in
+      var tokens = [whisper_token](repeating: 0, count: text.utf8.count + 8)
+      var count = whisper_tokenize(context, text, &tokens, Int32(tokens.count))
+      if count < 0 {
+        tokens = [whisper_token](repeating: 0, count: Int(-count))
+        count = whisper_tokenize(context, text, &tokens, Int32(tokens.count))
+      }
+      return Array(tokens.prefix(Int(max(count, 0))))
+    }
+    if filters.count >= 4 { filters.removeAll() }
+    filters[steering] = filter
+    return filter
   }
 
   /// Finds speech with the Silero model, or returns nil when VAD is off.

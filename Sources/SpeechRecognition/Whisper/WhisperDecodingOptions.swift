@@ -13,6 +13,11 @@ struct WhisperDecodingOptions: Sendable, Equatable {
   var voiceActivityModel: String?
   /// Text that primes the decoder (names, spelling, style).
   var initialPrompt: String?
+  /// Prime every 30 s window with ``initialPrompt``, not only the first (a vocabulary then helps
+  /// all through a long recording).
+  var carryInitialPrompt = false
+  /// A custom language model's favoured text and grammar, or nil.
+  var steering: WhisperSteering?
   /// Decode without timestamp tokens into one segment: faster, for text that will be replaced.
   var singleSegment = false
   /// Compute a start and end time for every token (word time ranges).
