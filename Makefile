@@ -46,12 +46,15 @@ test: engines lint
 	swift test --skip-build --no-parallel
 
 ## bench: transcription side by side with whisper.cpp's CLI and faster-whisper, the language
-## model side by side with llama.cpp's own tools, then the app (search at 100,000 notes, the
+## model side by side with llama.cpp's own tools, live transcription side by side with
+## whisper.cpp's whisper-stream, then the app (search at 100,000 notes, the
 ## pipeline's seconds per minute of audio with each language model)
 bench: deps
 	@scripts/bench-deps.sh
 	python3 Benchmarks/transcription/bench.py
 	python3 Benchmarks/language/bench.py
+	swift build -c release --product LiveBenchmark $(LINK)
+	python3 Benchmarks/live/bench.py
 	swift build -c release --product AppBenchmark $(LINK)
 	.build/release/AppBenchmark search
 	.build/release/AppBenchmark pipeline --models qwen-1.5b,qwen-0.5b

@@ -63,6 +63,8 @@ let package = Package(
       name: "TripPlanner", dependencies: ["LanguageModels"], path: "Examples/TripPlanner",
       resources: [.copy("landmarks.json")]),
     .executableTarget(
+      name: "CommandRecognizer", dependencies: ["SpeechRecognition", "AudioIO"], path: "Examples/CommandRecognizer"),
+    .executableTarget(
       name: "LiveTranscription", dependencies: ["SpeechRecognition", "AudioIO"], path: "Examples/LiveTranscription"),
 
     // Benchmarks: our side of the side-by-side language-model benchmark (Benchmarks/language).

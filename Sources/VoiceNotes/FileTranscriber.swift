@@ -13,13 +13,19 @@ public struct FileTranscriber: Sendable {
   public var locale: Locale?
   /// Where models are installed.
   public var modelDirectory: ModelDirectory
+  /// A custom language model that steers recognition (the library's vocabulary), or nil.
+  public var customLanguage: SpeechLanguageModel.Configuration?
 
   /// Creates a transcriber that uses `model` for `locale` (nil detects the language), with
   /// models from `modelDirectory` (by default the current models folder).
-  public init(model: SpeechModel = .default, locale: Locale? = nil, modelDirectory: ModelDirectory? = nil) {
+  public init(
+    model: SpeechModel = .default, locale: Locale? = nil, modelDirectory: ModelDirectory? = nil,
+    customLanguage: SpeechLanguageModel.Configuration? = nil
+  ) {
     self.model = model
     self.locale = locale
     self.modelDirectory = modelDirectory ?? .current
+    self.customLanguage = customLanguage
   }
 
   /// Transcribes the file at `url`.
@@ -29,9 +35,16 @@ public struct FileTranscriber: Sendable {
   ///   (``SpeechTranscriptionError/emptyResult`` when the file holds no speech).
   public func transcribe(_ url: URL, progress: @Sendable (Double) -> Void = { _ in }) async throws -> Transcript {
     let file = try AudioFile(forReading: url)
-    let transcriber = SpeechTranscriber(
-      model: model, locale: locale, reportingOptions: [],
-      attributeOptions: [.audioTimeRange, .transcriptionConfidence], modelDirectory: modelDirectory)
+    let attributes: Set<SpeechTranscriber.ResultAttributeOption> = [.audioTimeRange, .transcriptionConfidence]
+    let transcriber =
+      try customLanguage.map {
+        try SpeechTranscriber(
+          model: model, locale: locale, attributeOptions: attributes, modelDirectory: modelDirectory,
+          customizedLanguage: $0)
+      }
+      ?? SpeechTranscriber(
+        model: model, locale: locale, reportingOptions: [], attributeOptions: attributes,
+        modelDirectory: modelDirectory)
     let analyzer = SpeechAnalyzer(modules: [transcriber])
     try await analyzer.start(inputAudioFile: file, finishAfterFile: true)
     var segments: [Transcript.Segment] = []

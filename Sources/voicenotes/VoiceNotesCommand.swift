@@ -10,7 +10,7 @@ struct VoiceNotesCommand: ParsableCommand {
       ImportCommand.self, RecordCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self, TasksCommand.self,
       DoneCommand.self,
       UndoneCommand.self, RetryCommand.self, AnalyzeCommand.self, RenameCommand.self, DeleteCommand.self,
-      ExportCommand.self, SamplesCommand.self, TranscribeCommand.self, ModelsCommand.self,
+      ExportCommand.self, SamplesCommand.self, VocabularyCommand.self, TranscribeCommand.self, ModelsCommand.self,
     ])
 
   static let version = "0.1.0"

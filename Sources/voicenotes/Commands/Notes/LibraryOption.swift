@@ -22,7 +22,8 @@ enum LibraryOption {
   /// Opens the store and finishes any work an interrupted run left behind, with progress.
   static func open(_ library: URL, resume: Bool = true, quiet: Bool = false) async throws -> (NoteStore, NotePipeline) {
     let store = try NoteStore(library: library)
-    let pipeline = NotePipeline(store: store)
+    let vocabulary = try await PersonalVocabulary.prepared(in: library)
+    let pipeline = NotePipeline(store: store, transcriber: FileTranscriber(customLanguage: vocabulary))
     if resume, try await !store.notesNeedingWork().isEmpty {
       let progress = ProgressReporter(quiet: quiet)
       try await ensureModels(progress: progress)

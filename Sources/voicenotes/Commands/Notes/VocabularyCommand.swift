@@ -1,0 +1,15 @@
+import Foundation
+import VoiceNotes
+
+/// `voicenotes vocabulary`: the names, places and jargon every transcription should spell right.
+struct VocabularyCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "vocabulary", abstract: "Teach transcription your names, places and jargon.",
+    subcommands: [VocabularyAddCommand.self, VocabularyListCommand.self, VocabularyRemoveCommand.self])
+
+  init(_ input: ParsedInput) throws(UsageError) {}
+
+  func run() async throws {
+    print(HelpFormatter.help(for: Self.configuration, commandPath: "voicenotes vocabulary"), terminator: "")
+  }
+}
