@@ -66,10 +66,10 @@ eval: deps
 	.build/release/AnalysisEval $(EVAL_FILE) qwen-1.5b qwen-0.5b
 
 format:
-	swift format --in-place --recursive Package.swift Sources Tests
+	swift format --in-place --recursive Package.swift Sources Tests Examples Benchmarks
 
 lint:
-	swift format lint --strict --recursive Package.swift Sources Tests
+	swift format lint --strict --recursive Package.swift Sources Tests Examples Benchmarks
 
 clean:
 	rm -rf .build

@@ -23,8 +23,10 @@ struct CommandRecognizer {
     do {
       let model = try SpeechModel.named(modelName)
       let transcriber = try await makeTranscriber(model: model, customModel: useCustomModel)
+      // With the model, plain Whisper listens too, to tell a command from something else forced into one.
+      let plain = useCustomModel ? SpeechTranscriber(model: model, locale: Locale(identifier: "en_US")) : nil
       screen.say(useCustomModel ? "Listening for commands (custom language model on)." : "Listening (plain Whisper).")
-      let analyzer = SpeechAnalyzer(modules: [transcriber])
+      let analyzer = SpeechAnalyzer(modules: [transcriber] + (plain.map { [$0] } ?? []))
       let source = CommandAudioSource(inputFile: input)
       let audio = try source.start()
       let (inputs, feed) = AsyncStream.makeStream(of: AnalyzerInput.self)
@@ -32,15 +34,30 @@ struct CommandRecognizer {
       let feeding = Task {
         defer { feed.finish() }
         for try await buffer in audio { feed.yield(AnalyzerInput(buffer: buffer)) }
+        feed.finish()
+        // The input is over: decode what is pending and end the result streams.
+        try await analyzer.finalizeAndFinishThroughEndOfInput()
       }
       installInterruptHandler { source.stop() }
+      var plainResults = plain?.results.makeAsyncIterator()
       for try await result in transcriber.results where result.isFinal {
         let text = String(result.text.characters).trimmingCharacters(in: .whitespacesAndNewlines)
+        var heard: String?
+        while let next = try await plainResults?.next() {
+          guard next.isFinal else { continue }
+          if next.range.end.seconds >= result.range.end.seconds - 0.3 {
+            heard = String(next.text.characters).trimmingCharacters(in: .whitespacesAndNewlines)
+            break
+          }
+        }
         guard !text.isEmpty else { continue }
+        if let heard, await !CommandCheck.soundsAlike(text, heard) {
+          screen.show(heard.isEmpty ? text : heard, command: nil)
+          continue
+        }
         screen.show(text, command: ColorCommand(text))
       }
       try await feeding.value
-      try await analyzer.finalizeAndFinishThroughEndOfInput()
       screen.finish()
     } catch {
       screen.fail((error as? LocalizedError)?.errorDescription ?? "\(error)")

@@ -6,28 +6,33 @@ import Foundation
 struct CommandScreen {
   private let isTerminal = isatty(STDOUT_FILENO) == 1
 
+  /// Writes a line at once (unbuffered, so a pipe sees each command as it is recognized).
+  private func emit(_ line: String, terminator: String = "\n") {
+    FileHandle.standardOutput.write(Data((line + terminator).utf8))
+  }
+
   /// Prints a status line.
-  func say(_ message: String) { print(message) }
+  func say(_ message: String) { emit(message) }
 
   /// Shows a recognized utterance and applies its command, if it is one.
   func show(_ text: String, command: ColorCommand?) {
     guard let command else {
-      print("\"\(text)\": not a command")
+      emit("\"\(text)\": not a command")
       return
     }
     guard isTerminal else {
-      print("\"\(text)\": background \(command.name)")
+      emit("\"\(text)\": background \(command.name)")
       return
     }
     let (red, green, blue) = command.rgb
     let hex = String(format: "#%02x%02x%02x", red, green, blue)
     // OSC 11 sets the window's background; the SGR colour marks the line for terminals without it.
-    print("\u{1B}]11;\(hex)\u{07}\u{1B}[48;2;\(red);\(green);\(blue)m\"\(text)\": background \(command.name)\u{1B}[0m")
+    emit("\u{1B}]11;\(hex)\u{07}\u{1B}[48;2;\(red);\(green);\(blue)m\"\(text)\": background \(command.name)\u{1B}[0m")
   }
 
   /// Puts the terminal's own background back.
   func finish() {
-    if isTerminal { print("\u{1B}]111\u{07}", terminator: "") }
+    if isTerminal { emit("\u{1B}]111\u{07}", terminator: "") }
   }
 
   /// Prints an error in red on standard error.

@@ -1,0 +1,48 @@
+import Foundation
+import TestSupport
+import Testing
+import VoiceNotes
+
+/// `voicenotes vocabulary`: a name Whisper misspells is spelled right once it is in the vocabulary.
+@Suite("voicenotes vocabulary", .serialized)
+struct VocabularyCommandTests {
+  func voicenotes(_ arguments: [String], library: URL) throws -> Program {
+    try Program.run([Fixtures.program.path] + arguments + ["--library", library.path])
+  }
+
+  /// Imports `audio` and returns its transcript as plain text.
+  func transcript(of audio: URL, library: URL) throws -> String {
+    let imported = try voicenotes(["import", "--quiet", audio.path], library: library)
+    #expect(imported.status == 0, "\(imported.standardError)")
+    let id = imported.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    return try voicenotes(["export", id, "--format", "txt"], library: library).standardOutput
+  }
+
+  @Test("add, list and remove terms; an added name is spelled right in the next transcription")
+  func addedNameIsSpelledRight() throws {
+    let folder = Fixtures.temporaryFolder("vocabulary")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let library = folder.appendingPathComponent("library")
+    let audio = folder.appendingPathComponent("meeting.wav")
+    try Fixtures.speak("Meeting with Anneliese Hoffmann at noon about the budget.", to: audio)
+
+    let before = try transcript(of: audio, library: library)
+    #expect(!before.contains("Anneliese Hoffmann"), "base alone misspells the name: \(before)")
+
+    let added = try voicenotes(["vocabulary", "add", "Anneliese Hoffmann", "Grafana"], library: library)
+    #expect(added.status == 0, "\(added.standardError)")
+    let listed = try voicenotes(["vocabulary", "list"], library: library).standardOutput
+    #expect(listed == "Anneliese Hoffmann\nGrafana\n")
+
+    let after = try transcript(of: audio, library: library)
+    #expect(after.contains("Anneliese Hoffmann"), "with the vocabulary: \(after)")
+    let changed = WordErrorRate(reference: before, hypothesis: after).edits
+    #expect(changed <= 2, "only the name's two words change: \(before) -> \(after)")
+
+    #expect(try voicenotes(["vocabulary", "remove", "grafana"], library: library).status == 0)
+    #expect(try voicenotes(["vocabulary", "list"], library: library).standardOutput == "Anneliese Hoffmann\n")
+    let missing = try voicenotes(["vocabulary", "remove", "Nobody"], library: library)
+    #expect(missing.status == 1)
+    #expect(missing.standardError.split(separator: "\n").count == 1, "\(missing.standardError)")
+  }
+}
