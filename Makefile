@@ -47,7 +47,8 @@ test: engines lint
 
 ## bench: transcription side by side with whisper.cpp's CLI and faster-whisper, the language
 ## model side by side with llama.cpp's own tools, live transcription side by side with
-## whisper.cpp's whisper-stream, then the app (search at 100,000 notes, the
+## whisper.cpp's whisper-stream, custom language models (commands, vocabulary) with and
+## without, then the app (search at 100,000 notes, the
 ## pipeline's seconds per minute of audio with each language model)
 bench: deps
 	@scripts/bench-deps.sh
@@ -55,6 +56,8 @@ bench: deps
 	python3 Benchmarks/language/bench.py
 	swift build -c release --product LiveBenchmark $(LINK)
 	python3 Benchmarks/live/bench.py
+	swift build -c release --product CustomModelBenchmark $(LINK)
+	.build/release/CustomModelBenchmark
 	swift build -c release --product AppBenchmark $(LINK)
 	.build/release/AppBenchmark search
 	.build/release/AppBenchmark pipeline --models qwen-1.5b,qwen-0.5b

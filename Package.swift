@@ -80,6 +80,11 @@ let package = Package(
       name: "AppBenchmark", dependencies: ["VoiceNotes", "LanguageModels", "SpeechRecognition", "AudioIO"],
       path: "Benchmarks/AppBenchmark"),
 
+    // The custom-language-model benchmark (make bench): commands and vocabulary with and without.
+    .executableTarget(
+      name: "CustomModelBenchmark", dependencies: ["SpeechRecognition", "AudioIO", "VoiceNotes"],
+      path: "Benchmarks/CustomModelBenchmark"),
+
     // The analysis-quality evaluation (make eval).
     .executableTarget(
       name: "AnalysisEval", dependencies: ["VoiceNotes", "LanguageModels"], path: "Benchmarks/AnalysisEval"),
