@@ -15,7 +15,7 @@ struct NoteAnalyzerCleanupTests {
   @Test("people not named in the transcript, and relations without a name, are dropped")
   func peopleMustBeNamed() {
     let cleaned = NoteAnalyzer.cleaned(
-      analysis(people: ["Priya", "Mom", "Carlos", "the river"], tasks: []), transcript: walk)
+      analysis(people: ["Priya", "Mom", "I", "Carlos", "the river"], tasks: []), transcript: walk)
     #expect(cleaned.people == ["Priya"])
   }
 

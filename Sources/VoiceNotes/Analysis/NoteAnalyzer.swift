@@ -99,11 +99,11 @@ public struct NoteAnalyzer: Sendable {
 
   /// Whether `name` is a person's name the transcript uses: capitalised words (particles such as
   /// "van" or "de" aside), each of which appears capitalised in the transcript. This drops roles
-  /// ("the caterer") and words the model mistook for names.
+  /// ("the caterer"), the pronoun "I" and words the model mistook for names.
   static func isNamed(_ name: String, in transcript: String) -> Bool {
     let particles: Set<String> = ["de", "da", "del", "van", "von", "der", "den", "la", "le", "bin", "al", "di"]
     let words = name.split(separator: " ").map(String.init)
-    if words.count == 1, relations.contains(name.lowercased()) { return false }
+    if words.count == 1, name.count < 2 || relations.contains(name.lowercased()) { return false }
     let capitalised = words.filter { $0.first?.isUppercase == true }
     guard !capitalised.isEmpty,
       words.allSatisfy({ $0.first?.isUppercase == true || particles.contains($0.lowercased()) })
