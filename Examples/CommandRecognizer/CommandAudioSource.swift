@@ -6,7 +6,7 @@ import Synchronization
 final class CommandAudioSource: Sendable {
   private let inputFile: URL?
   private let microphone = Mutex<MicrophoneCapture?>(nil)
-  private let playback = Mutex<Task<Void, Never>?>(nil)
+  private let playback = Mutex<AudioFilePlayback?>(nil)
 
   init(inputFile: URL?) { self.inputFile = inputFile }
 
@@ -17,27 +17,14 @@ final class CommandAudioSource: Sendable {
       microphone.withLock { $0 = capture }
       return try capture.start()
     }
-    let audio = try AudioFile(forReading: inputFile).read(format: .speechAnalysis)
-    let (stream, continuation) = AsyncThrowingStream.makeStream(of: AudioBuffer.self, throwing: (any Error).self)
-    let step = 1_600
-    let task = Task {
-      let clock = ContinuousClock()
-      let start = clock.now
-      for first in stride(from: 0, to: audio.frameLength, by: step) {
-        let buffer = audio.frames(first..<(first + step))
-        let due = start + .seconds(Double(first + buffer.frameLength) / 16_000)
-        guard (try? await Task.sleep(until: due, clock: clock)) != nil else { break }
-        continuation.yield(buffer)
-      }
-      continuation.finish()
-    }
-    playback.withLock { $0 = task }
-    return stream
+    let player = try AudioFilePlayback(url: inputFile, bufferDuration: 0.1)
+    playback.withLock { $0 = player }
+    return player.start()
   }
 
   /// Stops capture or playback; what was captured is still delivered.
   func stop() {
     microphone.withLock { $0 }?.stop()
-    playback.withLock { $0 }?.cancel()
+    playback.withLock { $0 }?.stop()
   }
 }

@@ -7,7 +7,7 @@ import Synchronization
 final class AudioManager: Sendable {
   private let inputFile: URL?
   private let microphone = Mutex<MicrophoneCapture?>(nil)
-  private let playback = Mutex<Task<Void, Never>?>(nil)
+  private let playback = Mutex<AudioFilePlayback?>(nil)
 
   /// Captures from the microphone, or plays `inputFile` when given.
   init(inputFile: URL?) {
@@ -26,26 +26,13 @@ final class AudioManager: Sendable {
   /// Stops capturing; the stream delivers what was captured so far and ends.
   func stopAudioStream() {
     microphone.withLock { $0 }?.stop()
-    playback.withLock { $0 }?.cancel()
+    playback.withLock { $0 }?.stop()
   }
 
   /// Hands the file over in 100 ms buffers, each once its time has come, as a microphone would.
   private func play(_ url: URL, format: AudioFormat) throws -> AsyncThrowingStream<AudioBuffer, any Error> {
-    let audio = try AudioFile(forReading: url).read(format: format)
-    let (stream, continuation) = AsyncThrowingStream.makeStream(of: AudioBuffer.self, throwing: (any Error).self)
-    let step = Int(format.sampleRate / 10)
-    let task = Task {
-      let clock = ContinuousClock()
-      let start = clock.now
-      for first in stride(from: 0, to: audio.frameLength, by: step) {
-        let buffer = audio.frames(first..<(first + step))
-        let due = start + .seconds(Double(first + buffer.frameLength) / format.sampleRate)
-        guard (try? await Task.sleep(until: due, clock: clock)) != nil else { break }
-        continuation.yield(buffer)
-      }
-      continuation.finish()
-    }
-    playback.withLock { $0 = task }
-    return stream
+    let player = try AudioFilePlayback(url: url, format: format, bufferDuration: 0.1)
+    playback.withLock { $0 = player }
+    return player.start()
   }
 }

@@ -81,9 +81,16 @@ public struct PersonalVocabulary: Codable, Equatable, Sendable {
   /// The custom language model for the library's vocabulary, compiled when the list has
   /// changed since the last time; nil when the vocabulary is empty.
   public static func prepared(in library: URL) async throws -> SpeechLanguageModel.Configuration? {
+    let list = file(in: library)
+    // Every command that opens the library asks for this: with no list there is nothing to read.
+    guard FileManager.default.fileExists(atPath: list.path) else { return nil }
     let vocabulary = try load(from: library)
     guard !vocabulary.terms.isEmpty else { return nil }
     let folder = library.appendingPathComponent(".vocabulary", isDirectory: true)
+    let configuration = SpeechLanguageModel.Configuration(
+      languageModel: folder.appendingPathComponent("model.json"), vocabulary: nil,
+      weight: SpeechLanguageModel.Configuration.defaultWeight)
+    if isNewer(configuration.languageModel, than: list) { return configuration }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let data = CustomLanguageModelData(
       locale: Locale(identifier: "en_US"), identifier: "voicenotes.vocabulary", version: "1")
@@ -92,12 +99,18 @@ public struct PersonalVocabulary: Codable, Equatable, Sendable {
     }
     let exported = folder.appendingPathComponent("data.json")
     try await data.export(to: exported)
-    let configuration = SpeechLanguageModel.Configuration(
-      languageModel: folder.appendingPathComponent("model.json"), vocabulary: nil,
-      weight: SpeechLanguageModel.Configuration.defaultWeight)
     try await SpeechLanguageModel.prepareCustomLanguageModel(
-      for: exported, clientIdentifier: "voicenotes", configuration: configuration)
+      for: exported, clientIdentifier: "voicenotes", configuration: configuration, ignoresCache: true)
     return configuration
+  }
+
+  /// Whether `file` exists and was written after `other` (the compiled model is up to date).
+  private static func isNewer(_ file: URL, than other: URL) -> Bool {
+    let manager = FileManager.default
+    guard let built = (try? manager.attributesOfItem(atPath: file.path))?[.modificationDate] as? Date,
+      let edited = (try? manager.attributesOfItem(atPath: other.path))?[.modificationDate] as? Date
+    else { return false }
+    return built > edited
   }
 }
 

@@ -7,13 +7,13 @@ enum RecordInput: Sendable {
   /// An ALSA capture device.
   case microphone(MicrophoneCapture)
   /// A file played at real-time pace.
-  case file(RecordFilePlayback)
+  case file(AudioFilePlayback)
 
   /// Opens the file at `path`, or else checks the device named `device` (the default input when
   /// nil), so that a bad file or device fails before a note is made.
   static func open(file path: String?, device: String?) throws -> RecordInput {
     if let path {
-      return .file(try RecordFilePlayback(url: URL(fileURLWithPath: path)))
+      return .file(try AudioFilePlayback(url: URL(fileURLWithPath: path)))
     }
     do {
       return .microphone(try MicrophoneCapture(device: device.map { AudioInputDevice(name: $0) } ?? .default))
