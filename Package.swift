@@ -27,6 +27,7 @@ let package = Package(
     .library(name: "SpeechRecognition", targets: ["SpeechRecognition"]),
     .library(name: "LanguageModels", targets: ["LanguageModels"]),
     .library(name: "VoiceNotes", targets: ["VoiceNotes"]),
+    .library(name: "WebServer", targets: ["WebServer"]),
     .executable(name: "voicenotes", targets: ["voicenotes"]),
   ],
   targets: [
@@ -37,6 +38,7 @@ let package = Package(
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
     .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa"),
     .systemLibrary(name: "CEspeak", path: "Sources/CEspeak", pkgConfig: "espeak-ng"),
+    .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
     // A small C++ bridge to llama.cpp's JSON-Schema-to-GBNF converter (in its common library).
     .target(
       name: "CLlamaGrammar",
@@ -54,9 +56,13 @@ let package = Package(
     .target(
       name: "LanguageModels", dependencies: ["ModelSupport", "CLlama", "CLlamaGrammar", "LanguageModelsMacros"]),
     .target(name: "VoiceNotes", dependencies: ["AudioIO", "SpeechRecognition", "LanguageModels", "CSQLite"]),
+    // The web app: HTTP over libmicrohttpd, the JSON API and the page's files (HTML, CSS, JS).
+    .target(
+      name: "WebServer", dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "AudioIO", "CMicroHTTPD"],
+      resources: [.copy("Resources/web")]),
     .executableTarget(
       name: "voicenotes",
-      dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "ModelSupport", "AudioIO"]),
+      dependencies: ["VoiceNotes", "WebServer", "SpeechRecognition", "LanguageModels", "ModelSupport", "AudioIO"]),
 
     // Examples: the seed apps, in a terminal.
     .executableTarget(
@@ -99,6 +105,7 @@ let package = Package(
       name: "VoiceNotesTests",
       dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "AudioIO", "TestSupport"]),
     .testTarget(name: "voicenotesTests", dependencies: ["VoiceNotes", "AudioIO", "TestSupport"]),
+    .testTarget(name: "WebServerTests", dependencies: ["WebServer", "VoiceNotes", "AudioIO", "TestSupport"]),
   ],
   cxxLanguageStandard: .cxx17
 )

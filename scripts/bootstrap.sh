@@ -31,7 +31,8 @@ APT_PACKAGES=(
   cmake ninja-build pkg-config g++ unzip
   libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
   libsqlite3-dev libespeak-ng-dev
-  libasound2-dev
+  libasound2-dev libmicrohttpd-dev
+  chromium chromium-driver openssl
   ffmpeg espeak-ng sox pocketsphinx-testdata
 )
 

@@ -150,6 +150,12 @@ public final class SystemLanguageModel: Sendable {
     }
   }
 
+  /// Why the model cannot be used now and what to do, in one line; nil when it is available.
+  public var unavailabilityExplanation: String? {
+    guard case .unavailable(let reason) = availability else { return nil }
+    return Self.explain(reason, weights: weights)
+  }
+
   static func explain(_ reason: Availability.UnavailableReason, weights: LanguageModelWeights) -> String {
     switch reason {
     case .deviceNotEligible: "this CPU cannot run the language model engine (it needs AVX2, FMA and F16C)"

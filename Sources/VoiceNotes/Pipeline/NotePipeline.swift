@@ -23,11 +23,11 @@ public actor NotePipeline {
   }
 
   /// The store notes are saved in.
-  public let store: NoteStore
+  public nonisolated let store: NoteStore
   /// Transcribes the audio.
   public let transcriber: FileTranscriber
   /// Analyses the transcript.
-  public let analyzer: NoteAnalyzer
+  public nonisolated let analyzer: NoteAnalyzer
 
   /// A pipeline saving into `store`, transcribing with `transcriber` and analysing with `analyzer`.
   public init(
@@ -43,7 +43,12 @@ public actor NotePipeline {
 
   /// Copies the audio file at `url` into the library unchanged and saves a new note for it,
   /// ready to transcribe. Fails, leaving nothing behind, when the file is not readable audio.
-  public func importAudio(from url: URL, createdAt: Date? = nil) async throws -> VoiceNote {
+  ///
+  /// - Parameter originalFileName: The name people know the recording by (an upload's name);
+  ///   by default the file's own.
+  public func importAudio(from url: URL, originalFileName: String? = nil, createdAt: Date? = nil) async throws
+    -> VoiceNote
+  {
     let audio = try AudioFile(forReading: url)
     _ = try audio.read()  // decode once, so a damaged file is refused now rather than at transcription
     let id = UUID().uuidString.lowercased()
@@ -63,7 +68,7 @@ public actor NotePipeline {
       createdAt ?? (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? Date()
     let note = VoiceNote(
       id: id, createdAt: created, duration: audio.duration, audioFileName: fileName,
-      originalFileName: url.lastPathComponent)
+      originalFileName: originalFileName ?? url.lastPathComponent)
     do {
       try await store.save(note)
     } catch {
@@ -131,6 +136,8 @@ public actor NotePipeline {
     var note = note
     while note.processing.stage != .done {
       let stage = note.processing.stage
+      // Without a language model the note keeps its transcript and waits, unfailed, for one.
+      if stage == .analyzing, !analyzer.model.isAvailable { break }
       let report: @Sendable (Double) -> Void = { [id = note.id, title = note.title] fraction in
         progress(Progress(noteID: id, title: title, stage: stage, fraction: fraction))
       }
@@ -154,10 +161,14 @@ public actor NotePipeline {
   }
 
   /// Processes every note that an earlier, interrupted run left unfinished. Failures are
-  /// recorded on their notes and do not stop the others; returns the notes processed.
+  /// recorded on their notes and do not stop the others; `finished` is told the identifier of
+  /// each note attempted, whatever the outcome. Returns the notes processed.
+  ///
+  /// Returns at once, having done nothing, while another process holds the library.
   @discardableResult
-  public func resumeUnfinished(progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws -> [VoiceNote]
-  {
+  public func resumeUnfinished(
+    progress: @escaping @Sendable (Progress) -> Void = { _ in }, finished: @Sendable (String) -> Void = { _ in }
+  ) async throws -> [VoiceNote] {
     // Another live process is already working on this library; it will finish these notes.
     guard try lock.acquire(wait: false) else { return [] }
     defer { lock.release() }
@@ -165,7 +176,10 @@ public actor NotePipeline {
     for note in try await store.notesNeedingWork() {
       // Read again: the note may have moved on since the list was made.
       guard let current = try await store.note(id: note.id), current.processing.needsWork else { continue }
+      if current.processing.stage == .recording, isBeingRecorded(current) { continue }
+      if current.processing.stage == .analyzing, !analyzer.model.isAvailable { continue }
       if let done = try? await processHoldingLock(current, progress: progress) { processed.append(done) }
+      finished(current.id)
     }
     return processed
   }

@@ -76,7 +76,7 @@ public final class NoteRecording {
   /// - Throws: ``PipelineError/deletedWhileRecording(id:)`` when someone deleted the note (and so
   ///   its audio) meanwhile; it stays deleted.
   @discardableResult
-  public func finish() async throws -> VoiceNote {
+  nonisolated(nonsending) public func finish() async throws -> VoiceNote {
     guard !isFinished else { return note }
     isFinished = true
     defer { lock.release() }

@@ -46,7 +46,8 @@ extension NoteStore {
         ).first
       else { return nil }
       let (field, snippet) = Self.bestField(of: note, highlighter: highlighter, in: scope)
-      return SearchResult(note: note, score: hit.score, matchedField: field, snippet: snippet)
+      return SearchResult(
+        note: note, score: hit.score, matchedField: field, snippetRuns: SearchResult.runs(ofMarked: snippet))
     }
   }
 

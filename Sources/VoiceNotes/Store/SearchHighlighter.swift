@@ -16,9 +16,14 @@ struct SearchHighlighter {
     var distinctWords: Int
     /// How many words of the text matched.
     var occurrences: Int
-    /// One line with the matched words highlighted.
+    /// One line with each matched word between ``matchStart`` and ``matchEnd``.
     var snippet: String
   }
+
+  /// Marks the start of a matched word in a snippet (a private-use character, never in text).
+  static let matchStart: Character = "\u{E000}"
+  /// Marks the end of a matched word in a snippet.
+  static let matchEnd: Character = "\u{E001}"
 
   /// The folded query words to look for.
   let parts: [String]
@@ -63,7 +68,7 @@ struct SearchHighlighter {
       snippet +=
         matched[index].isEmpty
         ? String(scalars[token.range])
-        : SearchResult.highlightStart + String(scalars[token.range]) + SearchResult.highlightEnd
+        : String(Self.matchStart) + String(scalars[token.range]) + String(Self.matchEnd)
       cursor = token.range.upperBound
     }
     if end < tokens.count {

@@ -16,17 +16,50 @@ public struct SearchResult: Sendable, Equatable, Identifiable {
   public var score: Double
   /// The field that contributed most to the match (never ``SearchScope/all``).
   public var matchedField: SearchScope
-  /// One line from ``matchedField`` with the matched words highlighted.
-  public var snippet: String
+  /// One line from ``matchedField`` in runs of text, each matched (a query word found) or not:
+  /// what a page highlights without parsing ``snippet``.
+  public var snippetRuns: [SnippetRun]
+
+  /// A run of a snippet's text.
+  public struct SnippetRun: Sendable, Equatable {
+    /// The text.
+    public var text: String
+    /// Whether it is a word the query matched.
+    public var isMatch: Bool
+  }
+
+  /// One line from ``matchedField`` with the matched words between ``highlightStart`` and
+  /// ``highlightEnd``.
+  public var snippet: String {
+    snippetRuns.map { $0.isMatch ? Self.highlightStart + $0.text + Self.highlightEnd : $0.text }.joined()
+  }
 
   /// The note's identifier.
   public var id: String { note.id }
 
   /// A result for `note` that matched best in `matchedField`.
-  public init(note: VoiceNote, score: Double, matchedField: SearchScope, snippet: String) {
+  public init(note: VoiceNote, score: Double, matchedField: SearchScope, snippetRuns: [SnippetRun]) {
     self.note = note
     self.score = score
     self.matchedField = matchedField
-    self.snippet = snippet
+    self.snippetRuns = snippetRuns
+  }
+
+  /// Splits text marked with ``SearchHighlighter``'s private markers into runs.
+  static func runs(ofMarked marked: String) -> [SnippetRun] {
+    var runs: [SnippetRun] = []
+    var current = ""
+    var inMatch = false
+    for character in marked {
+      if character == SearchHighlighter.matchStart || character == SearchHighlighter.matchEnd {
+        if !current.isEmpty { runs.append(SnippetRun(text: current, isMatch: inMatch)) }
+        current = ""
+        inMatch = character == SearchHighlighter.matchStart
+      } else {
+        current.append(character)
+      }
+    }
+    if !current.isEmpty { runs.append(SnippetRun(text: current, isMatch: inMatch)) }
+    return runs
   }
 }

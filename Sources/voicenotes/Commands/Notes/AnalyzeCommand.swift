@@ -61,7 +61,7 @@ struct AnalyzeCommand: ParsableCommand {
               options: [.prettyPrinted, .sortedKeys]), as: UTF8.self) : "\(analysis.title)\n\(analysis.summary)")
       return
     }
-    let (store, _) = try await LibraryOption.open(library)
+    let store = try await LibraryOption.open(library).store
     let pipeline = NotePipeline(store: store, analyzer: analyzer)
     let note = try await store.resolve(id ?? "")
     let done = try await pipeline.reanalyze(note, progress: PipelineProgress.reporter(progress))

@@ -19,8 +19,8 @@ struct DeleteCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let (store, _) = try await LibraryOption.open(library, resume: false)
-    let note = try await store.resolve(id)
+    let app = try await LibraryOption.open(library)
+    let note = try await app.note(id)
     if !confirmed {
       print("Delete \"\(note.title)\" (\(note.id.prefix(8))) and its audio? [y/N] ", terminator: "")
       fflush(nil)
@@ -29,7 +29,7 @@ struct DeleteCommand: ParsableCommand {
         return
       }
     }
-    try await store.delete(id: note.id)
+    _ = try await app.delete(note.id)
     print("Deleted \(note.id.prefix(8)).")
   }
 }

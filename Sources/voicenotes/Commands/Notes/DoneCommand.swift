@@ -19,8 +19,7 @@ struct DoneCommand: ParsableCommand {
   func run() async throws { try await Self.set(true, id: id, library: library) }
 
   static func set(_ completed: Bool, id: String, library: URL) async throws {
-    let (store, _) = try await LibraryOption.open(library)
-    let (note, item) = try await store.setCompleted(completed, actionItem: id)
+    let (note, item) = try await LibraryOption.open(library).setCompleted(completed, actionItem: id)
     print("[\(item.isCompleted ? "x" : " ")] \(item.task)  (\(note.title))")
   }
 }

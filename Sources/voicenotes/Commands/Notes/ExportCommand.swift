@@ -24,18 +24,8 @@ struct ExportCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let (store, _) = try await LibraryOption.open(library)
-    let note = try await store.resolve(id)
-    switch format {
-    case "md": print(NoteFormatting.markdown(note), terminator: "")
-    case "json": print(try NoteFormatting.json(note))
-    default:
-      guard let transcript = note.transcript else {
-        throw CommandFailure(
-          message: "note \(note.id.prefix(8)) has no transcript yet; run `voicenotes retry \(note.id.prefix(8))`")
-      }
-      let writer = (format == "txt" ? TranscriptFormat.text : format == "srt" ? .srt : .vtt).writer()
-      print(writer.render(transcript), terminator: "")
-    }
+    let note = try await LibraryOption.open(library).note(id)
+    let format = NoteExportFormat(rawValue: format) ?? .md
+    print(try format.render(note), terminator: "")
   }
 }

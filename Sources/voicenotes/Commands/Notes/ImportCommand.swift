@@ -27,13 +27,13 @@ struct ImportCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let (_, pipeline) = try await LibraryOption.open(library, resume: false, quiet: quiet)
+    let app = try await LibraryOption.open(library)
     let progress = ProgressReporter(quiet: quiet)
     var imported: [VoiceNote] = []
     var failures = 0
     for path in files {
       do {
-        let note = try await pipeline.importAudio(from: URL(fileURLWithPath: path))
+        let note = try await app.importAudio(from: URL(fileURLWithPath: path))
         imported.append(note)
         progress.finish("saved \(URL(fileURLWithPath: path).lastPathComponent) as note \(note.id.prefix(8))")
       } catch {
@@ -41,21 +41,7 @@ struct ImportCommand: ParsableCommand {
         CommandRunner.report((error as? LocalizedError)?.errorDescription ?? "\(error)")
       }
     }
-    if process && !imported.isEmpty {
-      try await LibraryOption.ensureModels(progress: progress)
-      for note in imported {
-        do {
-          let done = try await pipeline.process(note, progress: PipelineProgress.reporter(progress))
-          progress.finish("\(done.id.prefix(8)) \(done.title)")
-        } catch {
-          failures += 1
-          progress.clear()
-          CommandRunner.report(
-            "note \(note.id.prefix(8)): \((error as? LocalizedError)?.errorDescription ?? "\(error)"); run `voicenotes retry \(note.id.prefix(8))`"
-          )
-        }
-      }
-    }
+    if process { failures += try await LibraryOption.process(imported, in: app, progress: progress) }
     for note in imported { print(note.id.prefix(8)) }
     if failures > 0 { throw CommandFailure(message: "\(failures) file(s) failed", alreadyReported: true) }
   }

@@ -1,46 +1,66 @@
 import Foundation
 import LanguageModels
+import ModelSupport
 import SpeechRecognition
 import VoiceNotes
 
-/// `--library PATH`, shared by every command that reads or writes notes.
+/// `--library PATH`, shared by every command that reads or writes notes, and how commands open
+/// the app core's ``Library``.
 enum LibraryOption {
   /// The option's declaration.
   static let spec = OptionSpec.option(
     "library", value: "folder",
-    help: "The notes library (default: $XDG_DATA_HOME/voicenotes or ~/.local/share/voicenotes).")
+    help: "The notes library (default: $VOICENOTES_LIBRARY, $XDG_DATA_HOME/voicenotes or ~/.local/share/voicenotes).")
 
   /// The library the input names, or the default one.
   static func url(from input: ParsedInput) -> URL {
-    if let path = input.value("library") { return URL(fileURLWithPath: path, isDirectory: true) }
-    if let path = ProcessInfo.processInfo.environment["VOICENOTES_LIBRARY"], !path.isEmpty {
-      return URL(fileURLWithPath: path, isDirectory: true)
-    }
-    return NoteStore.defaultLibrary
+    LibraryConfiguration.folder(path: input.value("library"))
   }
 
-  /// Opens the store and finishes any work an interrupted run left behind, with progress.
-  static func open(_ library: URL, resume: Bool = true, quiet: Bool = false) async throws -> (NoteStore, NotePipeline) {
-    let store = try NoteStore(library: library)
-    let vocabulary = try await PersonalVocabulary.prepared(in: library)
-    let pipeline = NotePipeline(store: store, transcriber: FileTranscriber(customLanguage: vocabulary))
-    if resume, try await !store.notesNeedingWork().isEmpty {
-      let progress = ProgressReporter(quiet: quiet)
-      try await ensureModels(progress: progress)
-      let finished = try await pipeline.resumeUnfinished(progress: PipelineProgress.reporter(progress))
-      if !finished.isEmpty { progress.finish("finished \(finished.count) interrupted note(s)") }
-    }
-    return (store, pipeline)
+  /// The configuration for the library at `folder`, with the bundled samples of this checkout.
+  static func configuration(_ folder: URL) -> LibraryConfiguration {
+    LibraryConfiguration(folder: folder, samplesFolder: bundledSamples)
   }
 
-  /// Installs the default speech and language models when missing, with progress.
-  static func ensureModels(progress: ProgressReporter) async throws {
-    try await ModelsInstallCommand.ensureInstalled(.default, progress: progress)
-    let weights = LanguageModelWeights.default
-    if !weights.isInstalled() {
-      try await weights.install { stage, fraction in progress.update(stage, fraction: fraction) }
-      progress.finish("\(weights.name): installed")
+  /// `Samples/` of the checkout the program was built in.
+  static var bundledSamples: URL {
+    EngineHost.checkoutFolder("Samples") ?? URL(fileURLWithPath: "Samples", isDirectory: true)
+  }
+
+  /// Opens the library. Nothing is processed here: reading commands return at once, and
+  /// unfinished notes are finished by `resume`, `import`, `retry` or a running `serve`.
+  static func open(_ folder: URL) async throws -> Library {
+    try await Library.open(configuration(folder))
+  }
+
+  /// Installs the library's speech and language models when missing, with progress.
+  static func ensureModels(_ library: Library, progress: ProgressReporter) async throws {
+    for name in try await library.installMissingModels(progress: { progress.update($0, fraction: $1) }) {
+      progress.finish("\(name): installed")
     }
+  }
+
+  /// Processes `notes` in the foreground, then any other unfinished note; reports each note's
+  /// outcome and returns how many failed.
+  static func process(_ notes: [VoiceNote], in library: Library, progress: ProgressReporter) async throws -> Int {
+    guard !notes.isEmpty else { return 0 }
+    try await ensureModels(library, progress: progress)
+    var failures = 0
+    for note in notes {
+      do {
+        let done = try await library.process(note, progress: PipelineProgress.reporter(progress))
+        progress.finish("\(done.id.prefix(8)) \(PipelineProgress.outcome(done))")
+      } catch {
+        failures += 1
+        progress.clear()
+        CommandRunner.report(
+          "note \(note.id.prefix(8)): \((error as? LocalizedError)?.errorDescription ?? "\(error)"); "
+            + "run `voicenotes retry \(note.id.prefix(8))`")
+      }
+    }
+    let finished = try await library.resumeUnfinished(progress: PipelineProgress.reporter(progress))
+    if !finished.isEmpty { progress.finish("finished \(finished.count) interrupted note(s)") }
+    return failures
   }
 }
 
@@ -50,5 +70,11 @@ enum PipelineProgress {
     { update in
       progress.update("\(update.noteID.prefix(8)) \(NoteFormatting.step(update.stage))", fraction: update.fraction)
     }
+  }
+
+  /// What became of a processed note: its title, or why it waits.
+  static func outcome(_ note: VoiceNote) -> String {
+    note.processing.stage == .analyzing
+      ? "transcribed; analysis waits for the language model (see `voicenotes models`)" : note.title
   }
 }

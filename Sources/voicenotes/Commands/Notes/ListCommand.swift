@@ -16,8 +16,7 @@ struct ListCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let (store, _) = try await LibraryOption.open(library)
-    let notes = try await store.allNotes()
+    let notes = try await LibraryOption.open(library).store.allNotes()
     if json {
       print(try NoteFormatting.json(notes))
       return

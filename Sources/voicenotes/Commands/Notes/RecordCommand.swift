@@ -72,30 +72,30 @@ struct RecordCommand: ParsableCommand {
     let progress = ProgressReporter(quiet: quiet)
     // The source first: a bad file or device fails here, before the library is touched.
     let source = try RecordInput.open(file: inputPath, device: device)
-    // Work an interrupted run left behind is finished after this recording, not before it.
-    let (store, pipeline) = try await LibraryOption.open(library, resume: false)
+    var configuration = LibraryOption.configuration(library)
+    configuration.liveModel = liveModel
+    let app = try await Library.open(configuration)
     let view = LiveTranscriptView()
-    let live = await startLiveTranscript(on: view, progress: progress)
+    let wantsLive = await installLiveModel(progress: progress)
 
     let audio = try source.start(forDuration: duration)
-    let recording: NoteRecording
+    let session: RecordingSession
     do {
-      recording = try await pipeline.startRecording(originalFileName: source.sourceName)
+      session = try await app.startRecording(
+        sourceName: source.sourceName, liveTranscript: wantsLive, onLiveResult: { view.show($0) },
+        onLiveFailure: { reason in view.message("live transcript stopped: \(reason); recording goes on") })
     } catch {
       source.stop()
       throw error
     }
-    let id = String(recording.note.id.prefix(8))
+    let id = String(session.id.prefix(8))
     let stops = StopRequests(stop: { source.stop() }, abort: { Self.abort(noteID: id, view: view) })
     stops.listen()
     if !quiet { view.message("recording note \(id) from \(source.sourceName); press Enter or Ctrl-C to stop") }
 
     var failure: (any Error)?
     do {
-      for try await buffer in audio {
-        try recording.append(buffer)
-        live?.append(buffer)
-      }
+      for try await buffer in audio { try await session.append(buffer) }
     } catch let error as MicrophoneError {
       failure = RecordError.microphone(error)
     } catch {
@@ -105,60 +105,38 @@ struct RecordCommand: ParsableCommand {
     stops.recordingEnded()
     let note: VoiceNote
     do {
-      note = try await recording.finish()
+      note = try await app.finishRecording(session.id)
     } catch {
       view.finish()
       stops.restoreTerminal()
       throw error
     }
-    await live?.finish()
     view.finish()
     stops.restoreTerminal()
 
     guard note.duration > 0 else {
-      try? await store.delete(id: note.id)
+      _ = try? await app.delete(note.id)
       throw failure ?? RecordError.nothingRecorded
     }
     progress.finish(String(format: "saved note %@: %.1f s recorded", id, note.duration))
     if let failure { CommandRunner.report((failure as? LocalizedError)?.errorDescription ?? "\(failure)") }
-    if process { try await Self.process(note, store: store, pipeline: pipeline, progress: progress) }
+    if process, try await LibraryOption.process([note], in: app, progress: progress) > 0 {
+      throw CommandFailure(message: "note \(id) failed", alreadyReported: true)
+    }
     if failure != nil { throw CommandFailure(message: "recording stopped early", alreadyReported: true) }
   }
 
-  /// Loads the live model (installing it when missing); without it the recording goes on
+  /// Installs the live model when missing, with progress; without it the recording goes on
   /// without a live transcript.
-  private func startLiveTranscript(on view: LiveTranscriptView, progress: ProgressReporter) async
-    -> RecordLiveTranscript?
-  {
+  private func installLiveModel(progress: ProgressReporter) async -> Bool {
     do {
       try await ModelsInstallCommand.ensureInstalled(liveModel, progress: progress)
-      return try await RecordLiveTranscript.start(model: liveModel, view: view)
+      return true
     } catch {
       progress.clear()
       let reason = (error as? LocalizedError)?.errorDescription ?? "\(error)"
       ProgressReporter.write("voicenotes: no live transcript (\(reason)); recording without it\n")
-      return nil
-    }
-  }
-
-  /// Transcribes and analyses the new note like an import, then any note an earlier run left
-  /// unfinished.
-  private static func process(
-    _ note: VoiceNote, store: NoteStore, pipeline: NotePipeline, progress: ProgressReporter
-  ) async throws {
-    try await LibraryOption.ensureModels(progress: progress)
-    let id = note.id.prefix(8)
-    do {
-      let done = try await pipeline.process(note, progress: PipelineProgress.reporter(progress))
-      progress.finish("\(id) \(done.title)")
-    } catch {
-      progress.clear()
-      let reason = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-      throw CommandFailure(message: "note \(id): \(reason); run `voicenotes retry \(id)`")
-    }
-    if try await !store.notesNeedingWork().isEmpty {
-      let finished = try await pipeline.resumeUnfinished(progress: PipelineProgress.reporter(progress))
-      if !finished.isEmpty { progress.finish("finished \(finished.count) interrupted note(s)") }
+      return false
     }
   }
 

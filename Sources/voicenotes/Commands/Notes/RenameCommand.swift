@@ -23,11 +23,7 @@ struct RenameCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let (store, _) = try await LibraryOption.open(library)
-    var note = try await store.resolve(id)
-    note.title = title
-    note.hasCustomTitle = true
-    try await store.save(note)
+    let note = try await LibraryOption.open(library).rename(id, to: title)
     print("\(note.id.prefix(8))  \(note.title)")
   }
 }

@@ -19,11 +19,11 @@ struct RetryCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let (store, pipeline) = try await LibraryOption.open(library, resume: false)
-    let note = try await store.resolve(id)
+    let app = try await LibraryOption.open(library)
+    let note = try await app.retry(id)
     let progress = ProgressReporter(quiet: quiet)
-    try await LibraryOption.ensureModels(progress: progress)
-    let done = try await pipeline.retry(note, progress: PipelineProgress.reporter(progress))
-    progress.finish("\(done.id.prefix(8)) \(done.title)")
+    try await LibraryOption.ensureModels(app, progress: progress)
+    let done = try await app.process(note, progress: PipelineProgress.reporter(progress))
+    progress.finish("\(done.id.prefix(8)) \(PipelineProgress.outcome(done))")
   }
 }

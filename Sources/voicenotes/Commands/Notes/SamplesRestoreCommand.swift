@@ -25,29 +25,19 @@ struct SamplesRestoreCommand: ParsableCommand {
   }
 
   /// `Samples/` of the checkout the program was built in.
-  static var bundledSamples: URL {
-    EngineHost.checkoutFolder("Samples") ?? URL(fileURLWithPath: "Samples", isDirectory: true)
-  }
+  static var bundledSamples: URL { LibraryOption.bundledSamples }
 
   func run() async throws {
-    let files =
-      (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil))?
-      .filter { !$0.lastPathComponent.hasPrefix(".") }.sorted { $0.lastPathComponent < $1.lastPathComponent } ?? []
-    guard !files.isEmpty else {
-      throw CommandFailure(message: "\(folder.path): no sample recordings there; pass --from FOLDER")
-    }
-    let (store, _) = try await LibraryOption.open(library, resume: false, quiet: quiet)
-    let present = Set(try await store.allNotes().map(\.originalFileName))
-    let missing = files.filter { !present.contains($0.lastPathComponent) }
-    guard !missing.isEmpty else {
-      print("All \(files.count) samples are in the library.")
+    let app = try await LibraryOption.open(library)
+    let progress = ProgressReporter(quiet: quiet)
+    let (imported, present) = try await app.restoreSamples(from: folder)
+    guard !imported.isEmpty else {
+      print("All \(present) samples are in the library.")
       return
     }
-    var arguments = missing.map(\.path) + ["--library", library.path]
-    if !process { arguments.append("--no-process") }
-    if quiet { arguments.append("--quiet") }
-    try await ImportCommand(
-      ParsedInput.parse(arguments, for: ImportCommand.configuration, commandPath: "voicenotes import")
-    ).run()
+    for note in imported { progress.finish("saved \(note.originalFileName) as note \(note.id.prefix(8))") }
+    let failures = process ? try await LibraryOption.process(imported, in: app, progress: progress) : 0
+    for note in imported { print(note.id.prefix(8)) }
+    if failures > 0 { throw CommandFailure(message: "\(failures) sample(s) failed", alreadyReported: true) }
   }
 }

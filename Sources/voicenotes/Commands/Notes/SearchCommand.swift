@@ -27,8 +27,7 @@ struct SearchCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let (store, _) = try await LibraryOption.open(library)
-    let results = try await store.search(query, scope: scope)
+    let results = try await LibraryOption.open(library).search(query, scope: scope)
     if json {
       struct Hit: Encodable {
         var id: String

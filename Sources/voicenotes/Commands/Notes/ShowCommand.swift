@@ -19,8 +19,7 @@ struct ShowCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let (store, _) = try await LibraryOption.open(library)
-    let note = try await store.resolve(id)
+    let note = try await LibraryOption.open(library).note(id)
     print(json ? try NoteFormatting.json(note) : NoteFormatting.markdown(note), terminator: json ? "\n" : "")
   }
 }

@@ -24,8 +24,7 @@ struct TasksCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let (store, _) = try await LibraryOption.open(library)
-    let groups = try await store.actionItems(includeCompleted: includeCompleted, person: person)
+    let groups = try await LibraryOption.open(library).actionItems(includeCompleted: includeCompleted, person: person)
     if json {
       struct Group: Encodable {
         var noteID: String

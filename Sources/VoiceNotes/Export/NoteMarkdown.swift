@@ -1,0 +1,69 @@
+import Foundation
+
+/// A note as Markdown, and the date and length formats people read it in: what `show` prints and
+/// both the command line's and the web app's Markdown export write.
+public enum NoteMarkdown {
+  /// `2026-12-01 09:30`, in the machine's time zone.
+  public static func date(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_GB")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    return formatter.string(from: date)
+  }
+
+  /// ` 1:05` for 65 seconds (minutes padded to two places, for columns).
+  public static func duration(_ seconds: Double) -> String {
+    let total = Int(seconds.rounded())
+    return String(format: "%2d:%02d", total / 60, total % 60)
+  }
+
+  /// The work a stage stands for, as a verb: "transcribing".
+  public static func step(_ stage: ProcessingState.Stage) -> String {
+    switch stage {
+    case .recording: "saving the recording"
+    case .transcribing: "transcribing"
+    case .analyzing, .done: "analysing"
+    }
+  }
+
+  /// The whole note: details, summary, tags, people, action items and the timed transcript.
+  public static func render(_ note: VoiceNote) -> String {
+    var lines = ["# \(note.title)", ""]
+    lines.append("- id: \(note.id)")
+    lines.append("- recorded: \(date(note.createdAt)), \(duration(note.duration).trimmingCharacters(in: .whitespaces))")
+    lines.append("- file: \(note.originalFileName)")
+    if let error = note.processing.lastError {
+      lines.append("- failed while \(step(note.processing.stage)): \(error)")
+      lines.append("  (run `voicenotes retry \(note.id.prefix(8))`)")
+    } else if note.processing.stage != .done {
+      lines.append("- waiting: \(note.processing.stage.rawValue)")
+    }
+    if let summary = note.summary { lines += ["", "## Summary", "", summary] }
+    if !note.tags.isEmpty { lines += ["", "## Tags", "", note.tags.joined(separator: ", ")] }
+    if !note.people.isEmpty { lines += ["", "## People", "", note.people.joined(separator: ", ")] }
+    if !note.actionItems.isEmpty {
+      lines += ["", "## Action items", ""]
+      for item in note.actionItems {
+        let people = item.people.isEmpty ? "" : " (\(item.people.joined(separator: ", ")))"
+        lines.append("- [\(item.isCompleted ? "x" : " ")] \(item.task)\(people)  `\(item.id.prefix(8))`")
+      }
+    }
+    if let transcript = note.transcript {
+      lines += ["", "## Transcript", ""]
+      if transcript.segments.isEmpty { lines.append("(no speech)") }
+      for segment in transcript.segments {
+        lines.append("[\(duration(segment.start).trimmingCharacters(in: .whitespaces))] \(segment.text)")
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `value` as pretty JSON with sorted keys, ISO 8601 dates and unescaped slashes: the JSON
+  /// export of a note.
+  public static func json<T: Encodable>(_ value: T) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+  }
+}

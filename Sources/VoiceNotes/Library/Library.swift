@@ -1,0 +1,498 @@
+import AudioIO
+import Foundation
+import LanguageModels
+import SpeechRecognition
+import Synchronization
+
+/// The voice-notes app's core: one library of notes and every operation on it, so that the
+/// command line and the web server are thin layers over the same calls.
+///
+/// Reading (``page(after:limit:)``, ``note(_:)``, ``search(_:scope:limit:)``,
+/// ``actionItems(includeCompleted:person:)``) never waits on transcription or analysis. Work
+/// is done either in the foreground (``process(_:progress:)``, for the command line) or by the
+/// background worker (``startWorker()``, for the server), which picks up every unfinished note,
+/// including those another process left behind. Changes are published on ``events``.
+///
+/// ```swift
+/// let library = try await Library.open(LibraryConfiguration(folder: NoteStore.defaultLibrary))
+/// let note = try await library.importAudio(from: URL(fileURLWithPath: "memo.m4a"))
+/// try await library.process(note) { print($0.stage, $0.fraction) }
+/// ```
+public actor Library {
+  /// What was opened, with which models.
+  public nonisolated let configuration: LibraryConfiguration
+  /// The notes.
+  public nonisolated let store: NoteStore
+  /// Transcribes and analyses.
+  public nonisolated let pipeline: NotePipeline
+  /// Every change, as it happens.
+  public nonisolated let events = LibraryEventHub()
+
+  /// The note the worker is on, its step and how far it has got.
+  private nonisolated let currentWork = Mutex<(id: String, stage: ProcessingState.Stage, fraction: Double)?>(nil)
+  /// When progress was last published, to publish at most four times a second.
+  private nonisolated let lastProgress = Mutex<ContinuousClock.Instant?>(nil)
+  private var recordings: [String: RecordingSession] = [:]
+  private var installing: Set<String> = []
+  private var worker: Task<Void, Never>?
+  private var watcher: Task<Void, Never>?
+  private var wake: AsyncStream<Void>.Continuation?
+  private var changeCounter: Int64 = 0
+
+  private init(configuration: LibraryConfiguration, store: NoteStore, pipeline: NotePipeline) {
+    self.configuration = configuration
+    self.store = store
+    self.pipeline = pipeline
+  }
+
+  /// Opens (creating as needed) the library `configuration` names, with the personal vocabulary
+  /// compiled into the transcriber when there is one.
+  public static func open(_ configuration: LibraryConfiguration) async throws -> Library {
+    let store = try NoteStore(library: configuration.folder)
+    let vocabulary = try await PersonalVocabulary.prepared(in: configuration.folder)
+    let pipeline = NotePipeline(
+      store: store,
+      transcriber: FileTranscriber(model: configuration.speechModel, customLanguage: vocabulary),
+      analyzer: NoteAnalyzer(model: SystemLanguageModel(weights: configuration.languageModel)))
+    let library = Library(configuration: configuration, store: store, pipeline: pipeline)
+    await library.noteChangeCounter()
+    return library
+  }
+
+  // MARK: - Reading
+
+  /// One page of notes, newest first, without transcripts.
+  public func page(after cursor: NotePage.Cursor? = nil, limit: Int = 50) async throws -> NotePage {
+    try await store.page(after: cursor, limit: limit)
+  }
+
+  /// The note whose identifier is `idOrPrefix` or starts with it.
+  public func note(_ idOrPrefix: String) async throws -> VoiceNote { try await store.resolve(idOrPrefix) }
+
+  /// Notes matching `query` in `scope`, best first.
+  public func search(_ query: String, scope: SearchScope = .all, limit: Int = 20) async throws -> [SearchResult] {
+    try await store.search(query, scope: scope, limit: limit)
+  }
+
+  /// Action items across notes, grouped by note (see ``NoteStore/actionItems(includeCompleted:person:)``).
+  public func actionItems(includeCompleted: Bool = false, person: String? = nil) async throws -> [ActionItemGroup] {
+    try await store.actionItems(includeCompleted: includeCompleted, person: person)
+  }
+
+  /// Everyone named in an action item, sorted, for a person filter.
+  public func actionItemPeople() async throws -> [String] {
+    var seen = Set<String>()
+    var people: [String] = []
+    for group in try await store.actionItems(includeCompleted: true) {
+      for person in group.items.flatMap(\.people) where seen.insert(person.lowercased()).inserted {
+        people.append(person)
+      }
+    }
+    return people.sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }
+  }
+
+  /// The recording of `note`, in the library's audio folder.
+  public nonisolated func audioURL(of note: VoiceNote) -> URL {
+    store.audioFolder.appendingPathComponent(note.audioFileName)
+  }
+
+  /// How far the worker has got with `noteID`'s current step, or nil when it is not on it.
+  public nonisolated func progress(of noteID: String) -> Double? {
+    currentWork.withLock { $0?.id == noteID ? $0?.fraction : nil }
+  }
+
+  /// The note the worker is processing now, if any.
+  public nonisolated var noteInProgress: String? { currentWork.withLock { $0?.id } }
+
+  /// Every speech and language model with its state.
+  public func models() -> [ModelStatus] {
+    let directory = ModelDirectory.current
+    let speech = SpeechModel.all.map { model in
+      let state: ModelStatus.State =
+        switch AssetInventory.status(of: model, in: directory) {
+        case .installed: .installed
+        case .downloading: .downloading
+        default: installing.contains(model.name) ? .downloading : .supported
+        }
+      return ModelStatus(
+        name: model.name, kind: .speech, summary: model.summary, size: model.approximateSize, state: state,
+        isDefault: model == configuration.speechModel)
+    }
+    let language = LanguageModelWeights.all.map { weights in
+      let state: ModelStatus.State =
+        weights.isInstalled(in: directory)
+        ? .installed
+        : (weights.isBeingInstalled(in: directory) || installing.contains(weights.name)) ? .downloading : .supported
+      return ModelStatus(
+        name: weights.name, kind: .language, summary: weights.summary, size: weights.size, state: state,
+        isDefault: weights == configuration.languageModel)
+    }
+    return speech + language
+  }
+
+  /// Whether the language model can analyse now, and why not.
+  public nonisolated var languageModelAvailability: SystemLanguageModel.Availability {
+    languageModel.availability
+  }
+
+  /// Why the language model cannot analyse now and what to do; nil when it can.
+  public nonisolated var languageModelExplanation: String? { languageModel.unavailabilityExplanation }
+
+  /// The model that analyses notes.
+  public nonisolated var languageModel: SystemLanguageModel { pipeline.analyzer.model }
+
+  // MARK: - Changing notes
+
+  /// Copies the audio file at `url` into the library unchanged and saves a new note for it.
+  /// The worker (when running) transcribes and analyses it.
+  ///
+  /// - Parameter originalFileName: The name to show (an upload's name); the file's own by default.
+  public func importAudio(from url: URL, originalFileName: String? = nil) async throws -> VoiceNote {
+    let note = try await pipeline.importAudio(from: url, originalFileName: originalFileName)
+    events.publish(.noteChanged(note))
+    wake?.yield()
+    return note
+  }
+
+  /// Gives the note a title of the person's choosing, which analysis then keeps.
+  public func rename(_ idOrPrefix: String, to title: String) async throws -> VoiceNote {
+    let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !title.isEmpty else { throw LibraryError.invalidTitle("the title is empty") }
+    guard title.count <= 200 else { throw LibraryError.invalidTitle("the title has \(title.count) characters") }
+    var note = try await store.resolve(idOrPrefix)
+    note.title = title
+    note.hasCustomTitle = true
+    try await store.save(note)
+    events.publish(.noteChanged(note))
+    return note
+  }
+
+  /// Deletes the note and its audio.
+  public func delete(_ idOrPrefix: String) async throws -> VoiceNote {
+    let note = try await store.resolve(idOrPrefix)
+    try await store.delete(id: note.id)
+    events.publish(.noteDeleted(id: note.id))
+    return note
+  }
+
+  /// Ticks or unticks the action item whose identifier is (or starts with) `idOrPrefix`.
+  public func setCompleted(_ completed: Bool, actionItem idOrPrefix: String) async throws -> (
+    note: VoiceNote, item: NoteActionItem
+  ) {
+    let result = try await store.setCompleted(completed, actionItem: idOrPrefix)
+    events.publish(.noteChanged(result.note))
+    return result
+  }
+
+  /// Clears the note's failure so its remaining steps run again: by the worker when it runs,
+  /// or by ``process(_:progress:)``.
+  ///
+  /// - Throws: ``LibraryError/nothingToRetry(id:)`` when the note is done.
+  public func retry(_ idOrPrefix: String) async throws -> VoiceNote {
+    var note = try await store.resolve(idOrPrefix)
+    guard note.processing.stage != .done else { throw LibraryError.nothingToRetry(id: note.id) }
+    note.processing.lastError = nil
+    try await store.save(note)
+    events.publish(.noteChanged(note))
+    wake?.yield()
+    return note
+  }
+
+  /// Imports the bundled sample recordings that the library does not hold yet (by file name).
+  ///
+  /// - Returns: The notes added, and how many samples were already there.
+  public func restoreSamples(from folder: URL? = nil) async throws -> (imported: [VoiceNote], alreadyPresent: Int) {
+    guard let folder = folder ?? configuration.samplesFolder else {
+      throw LibraryError.samplesMissing(path: "Samples")
+    }
+    let files =
+      (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil))?
+      .filter { !$0.lastPathComponent.hasPrefix(".") }.sorted { $0.lastPathComponent < $1.lastPathComponent } ?? []
+    guard !files.isEmpty else { throw LibraryError.samplesMissing(path: folder.path) }
+    var imported: [VoiceNote] = []
+    var present = 0
+    for file in files {
+      if try await store.hasNote(originalFileName: file.lastPathComponent) {
+        present += 1
+      } else {
+        imported.append(try await importAudio(from: file))
+      }
+    }
+    return (imported, present)
+  }
+
+  // MARK: - Recording
+
+  /// Starts recording a new note, saved at once; its audio is written to the library as it comes.
+  ///
+  /// - Parameters:
+  ///   - sourceName: What the audio comes from (a microphone's name, "browser microphone").
+  ///   - liveTranscript: Whether to run a live transcript (its results are published as
+  ///     ``LibraryEvent/live(recordingID:result:)`` events, and handed to `onLiveResult`). When
+  ///     its model cannot load, the recording goes on without one and `onLiveFailure` says why.
+  public func startRecording(
+    sourceName: String, liveTranscript: Bool = true,
+    onLiveResult: @escaping @Sendable (SpeechTranscriber.Result) -> Void = { _ in },
+    onLiveFailure: @escaping @Sendable (String) -> Void = { _ in }
+  ) async throws -> RecordingSession {
+    var live: LiveTranscript?
+    let recording = try await pipeline.startRecording(originalFileName: sourceName)
+    if liveTranscript {
+      do {
+        try await ensureInstalled(configuration.liveModel)
+        let id = recording.note.id
+        live = try await LiveTranscript.start(
+          model: configuration.liveModel,
+          onResult: { [events] result in
+            onLiveResult(result)
+            events.publish(.live(recordingID: id, result: result))
+          },
+          onFailure: onLiveFailure)
+      } catch {
+        onLiveFailure((error as? LocalizedError)?.errorDescription ?? "\(error)")
+      }
+    }
+    let note = recording.note
+    let session = RecordingSession(recording: recording, live: live, sourceName: sourceName)
+    recordings[session.id] = session
+    events.publish(.noteChanged(note))
+    return session
+  }
+
+  /// The recording under way with this identifier.
+  ///
+  /// - Throws: ``LibraryError/recordingNotFound(id:)``.
+  public func recording(_ id: String) throws -> RecordingSession {
+    guard let session = recordings[id] else { throw LibraryError.recordingNotFound(id: id) }
+    return session
+  }
+
+  /// Stops the recording, saves the note's length and hands it to the worker.
+  public func finishRecording(_ id: String) async throws -> VoiceNote {
+    let session = try recording(id)
+    recordings[id] = nil
+    let note = try await session.finish()
+    events.publish(.noteChanged(note))
+    wake?.yield()
+    return note
+  }
+
+  /// Stops every recording under way (the server is shutting down): each note keeps its audio
+  /// and is processed by the next worker.
+  public func finishAllRecordings() async {
+    for id in recordings.keys { _ = try? await finishRecording(id) }
+  }
+
+  /// Stops every recording that has received no audio for `idle` (its sender went away).
+  public func finishIdleRecordings(idle: Duration) async {
+    for (id, session) in recordings {
+      let last = await session.lastActivity
+      if ContinuousClock.now - last > idle { _ = try? await finishRecording(id) }
+    }
+  }
+
+  // MARK: - Processing
+
+  /// Runs the note's remaining steps now, waiting while another process works on the library.
+  /// A failure is recorded on the note and rethrown.
+  @discardableResult
+  public func process(
+    _ note: VoiceNote, progress: @escaping @Sendable (NotePipeline.Progress) -> Void = { _ in }
+  ) async throws -> VoiceNote {
+    let reporter = progressReporter(forwardingTo: progress)
+    defer { currentWork.withLock { $0 = nil } }
+    do {
+      let done = try await pipeline.process(note, progress: reporter)
+      events.publish(.noteChanged(done))
+      return done
+    } catch {
+      await publishNote(note.id)
+      throw error
+    }
+  }
+
+  /// Processes every unfinished note (those an interrupted run left, or saved without
+  /// processing), unless another process is working on the library. Returns the notes processed.
+  @discardableResult
+  public func resumeUnfinished(
+    progress: @escaping @Sendable (NotePipeline.Progress) -> Void = { _ in }
+  ) async throws -> [VoiceNote] {
+    let reporter = progressReporter(forwardingTo: progress)
+    defer { currentWork.withLock { $0 = nil } }
+    let finished: @Sendable (String) -> Void = { [weak self] id in
+      Task { await self?.publishNote(id) }
+    }
+    return try await pipeline.resumeUnfinished(progress: reporter, finished: finished)
+  }
+
+  /// Installs the library's speech and language models when they are missing, reporting each
+  /// stage and fraction. Returns the names of the models installed.
+  @discardableResult
+  public func installMissingModels(progress: @escaping @Sendable (String, Double) -> Void = { _, _ in }) async throws
+    -> [String]
+  {
+    var installed: [String] = []
+    if try await ensureInstalled(configuration.speechModel, progress: progress) {
+      installed.append(configuration.speechModel.name)
+    }
+    if try await ensureInstalled(configuration.languageModel, progress: progress) {
+      installed.append(configuration.languageModel.name)
+    }
+    return installed
+  }
+
+  /// Starts installing the model called `name` in the background; progress is published as
+  /// ``LibraryEvent/model(name:status:stage:fraction:)`` events.
+  ///
+  /// - Throws: ``LibraryError/unknownModel(name:known:)``.
+  public func startInstalling(_ name: String) throws {
+    let speech = try? SpeechModel.named(name)
+    let language = try? LanguageModelWeights.named(name)
+    guard speech != nil || language != nil else {
+      throw LibraryError.unknownModel(name: name, known: SpeechModel.all.map(\.name) + LanguageModelWeights.all.map(\.name))
+    }
+    guard installing.insert(name).inserted else { return }
+    events.publish(.model(name: name, status: .downloading, stage: "starting", fraction: 0))
+    Task {
+      let report: @Sendable (String, Double) -> Void = { [events] stage, fraction in
+        events.publish(.model(name: name, status: .downloading, stage: stage, fraction: fraction))
+      }
+      do {
+        if let speech { try await ensureInstalled(speech, progress: report) }
+        if let language { try await ensureInstalled(language, progress: report) }
+        events.publish(.model(name: name, status: .installed, stage: "installed", fraction: 1))
+      } catch {
+        let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        events.publish(.model(name: name, status: .supported, stage: message, fraction: 0))
+      }
+      installDone(name)
+    }
+  }
+
+  private func installDone(_ name: String) {
+    installing.remove(name)
+    wake?.yield()
+  }
+
+  /// Installs a speech model when missing; returns whether it installed anything.
+  @discardableResult
+  private func ensureInstalled(_ model: SpeechModel, progress: (@Sendable (String, Double) -> Void)? = nil)
+    async throws -> Bool
+  {
+    guard let request = AssetInventory.assetInstallationRequest(for: model) else { return false }
+    try await request.downloadAndInstall(progressHandler: progress)
+    return true
+  }
+
+  /// Installs language model weights when missing; returns whether it installed anything.
+  @discardableResult
+  private func ensureInstalled(_ weights: LanguageModelWeights, progress: @escaping @Sendable (String, Double) -> Void)
+    async throws -> Bool
+  {
+    guard !weights.isInstalled() else { return false }
+    try await weights.install(progress: progress)
+    return true
+  }
+
+  // MARK: - The worker
+
+  /// Starts the background worker: it processes every unfinished note now, whenever a note is
+  /// added, retried or recorded, and every few seconds (to pick up notes other processes left);
+  /// it installs missing default models first. It also watches for changes made by other
+  /// processes and publishes ``LibraryEvent/externalChange``.
+  public func startWorker() {
+    guard worker == nil else { return }
+    let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    wake = continuation
+    continuation.yield()
+    worker = Task { [weak self] in
+      for await _ in signals {
+        guard let self, !Task.isCancelled else { return }
+        await self.runWorkerPass()
+      }
+    }
+    watcher = Task { [weak self] in
+      var ticks = 0
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .milliseconds(500))
+        guard let self else { return }
+        ticks += 1
+        let changed = await self.noteChangeCounter()
+        if changed { self.events.publish(.externalChange) }
+        if changed || ticks % 10 == 0 { await self.wakeWorker() }
+        await self.finishIdleRecordings(idle: .seconds(30))
+      }
+    }
+  }
+
+  /// Stops the worker and the watcher; a step under way finishes first.
+  public func stopWorker() async {
+    watcher?.cancel()
+    wake?.finish()
+    await worker?.value
+    worker = nil
+    watcher = nil
+    wake = nil
+  }
+
+  private func wakeWorker() { wake?.yield() }
+
+  private func runWorkerPass() async {
+    guard let pending = try? await store.notesNeedingWork(), !pending.isEmpty else { return }
+    let report: @Sendable (String, Double) -> Void = { [events, configuration] stage, fraction in
+      let name =
+        stage.hasPrefix(configuration.languageModel.name)
+        ? configuration.languageModel.name : configuration.speechModel.name
+      events.publish(.model(name: name, status: .downloading, stage: stage, fraction: fraction))
+    }
+    do {
+      // Notes stay saved when an install fails; the next pass tries again.
+      try await ensureInstalled(configuration.speechModel, progress: report)
+      if languageModelAvailability == .unavailable(.modelNotReady) {
+        try await ensureInstalled(configuration.languageModel, progress: report)
+      }
+    } catch {
+      return
+    }
+    _ = try? await resumeUnfinished()
+  }
+
+  /// Whether another process changed the database since the last call.
+  @discardableResult
+  private func noteChangeCounter() async -> Bool {
+    guard let counter = try? await store.externalChangeCounter() else { return false }
+    defer { changeCounter = counter }
+    return counter != changeCounter
+  }
+
+  private func publishNote(_ id: String) async {
+    if let note = try? await store.summary(id: id) { events.publish(.noteChanged(note)) }
+  }
+
+  /// Wraps `progress` so the worker's current note is known, and publishes progress events (and
+  /// the note itself when a step starts), at most four times a second.
+  private nonisolated func progressReporter(
+    forwardingTo progress: @escaping @Sendable (NotePipeline.Progress) -> Void
+  ) -> @Sendable (NotePipeline.Progress) -> Void {
+    { [weak self] update in
+      progress(update)
+      guard let self else { return }
+      let previous = self.currentWork.withLock { current in
+        defer { current = (update.noteID, update.stage, update.fraction) }
+        return current
+      }
+      let now = ContinuousClock.now
+      let due = self.lastProgress.withLock { last in
+        if let last, now - last < .milliseconds(250), update.fraction > 0, update.fraction < 1 { return false }
+        last = now
+        return true
+      }
+      if previous?.id != update.noteID || previous?.stage != update.stage {
+        Task { await self.publishNote(update.noteID) }
+      }
+      if due {
+        self.events.publish(.progress(noteID: update.noteID, stage: update.stage, fraction: update.fraction))
+      }
+    }
+  }
+}

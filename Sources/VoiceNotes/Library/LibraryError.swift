@@ -1,0 +1,43 @@
+import Foundation
+
+/// Why a ``Library`` call could not be done; each message says what to do.
+public enum LibraryError: Error, LocalizedError, Equatable, Sendable {
+  /// No recording under way has this identifier.
+  case recordingNotFound(id: String)
+  /// The recording was already stopped.
+  case recordingFinished(id: String)
+  /// Audio sent to a recording was not in the expected form.
+  case invalidAudio(String)
+  /// The note has nothing left to retry.
+  case nothingToRetry(id: String)
+  /// A title that is empty or too long.
+  case invalidTitle(String)
+  /// The note has no transcript for a transcript-only export.
+  case noTranscript(id: String)
+  /// No model has this name.
+  case unknownModel(name: String, known: [String])
+  /// The sample recordings are not where they should be.
+  case samplesMissing(path: String)
+
+  /// A one-line message that says what went wrong and what to do.
+  public var errorDescription: String? {
+    switch self {
+    case .recordingNotFound(let id):
+      "no recording \(id.prefix(8)) is under way; start a new recording"
+    case .recordingFinished(let id):
+      "recording \(id.prefix(8)) has already stopped; start a new recording"
+    case .invalidAudio(let detail):
+      "\(detail); send 16-bit little-endian mono PCM at 16 kHz"
+    case .nothingToRetry(let id):
+      "note \(id.prefix(8)) is finished; there is nothing to retry"
+    case .invalidTitle(let detail):
+      "\(detail); give a title of 1 to 200 characters"
+    case .noTranscript(let id):
+      "note \(id.prefix(8)) has no transcript yet; wait for it to be transcribed, or retry it"
+    case .unknownModel(let name, let known):
+      "no model is called '\(name)'; choose one of: \(known.joined(separator: ", "))"
+    case .samplesMissing(let path):
+      "\(path): no sample recordings there; reinstall VoiceNotes or pass the samples folder"
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+extension NoteStore {
+  /// ``noteColumns`` with the transcript left out (read as NULL): what lists need, without
+  /// decoding every word's timing.
+  static let listingColumns = noteColumns.replacingOccurrences(of: "transcript,", with: "NULL,")
+
+  /// One page of notes, newest first, after `cursor` (from the start when nil), without their
+  /// transcripts. At most `limit` notes (1...500).
+  ///
+  /// Keyset paging on the date index, so a page deep in a library of 100,000 notes costs the same
+  /// as the first.
+  public func page(after cursor: NotePage.Cursor? = nil, limit: Int = 50) throws -> NotePage {
+    let limit = min(max(limit, 1), 500)
+    var sql = "SELECT \(Self.listingColumns), number FROM notes"
+    var values: [SQLiteDatabase.Value] = []
+    if let cursor {
+      sql += " WHERE (created_at, number) < (?, ?)"
+      values = [.real(cursor.createdAt), .integer(cursor.number)]
+    }
+    sql += " ORDER BY created_at DESC, number DESC LIMIT ?"
+    values.append(.integer(Int64(limit + 1)))
+    let rows = try database.query(sql, values) { row in
+      (note: try decodeNote(row), number: row.int(14))
+    }
+    let shown = rows.prefix(limit)
+    let next = rows.count > limit ? shown.last.map { NotePage.Cursor(createdAt: $0.note.createdAt.timeIntervalSinceReferenceDate, number: $0.number) } : nil
+    return NotePage(notes: shown.map(\.note), next: next, total: try count())
+  }
+
+  /// The note with this identifier without its transcript, or nil: for lists and events.
+  public func summary(id: String) throws -> VoiceNote? {
+    try database.query("SELECT \(Self.listingColumns) FROM notes WHERE id = ?", [.text(id)], decodeNote).first
+  }
+
+  /// A number that changes whenever another connection (another process) commits a change to the
+  /// database; this connection's own writes leave it alone.
+  public func externalChangeCounter() throws -> Int64 {
+    try database.integer("PRAGMA data_version") ?? 0
+  }
+}
+
+extension NoteStore {
+  /// Whether a note was made from a file of this name (how sample notes are recognised).
+  public func hasNote(originalFileName: String) throws -> Bool {
+    try database.integer("SELECT EXISTS (SELECT 1 FROM notes WHERE original_file = ?)", [.text(originalFileName)]) == 1
+  }
+}

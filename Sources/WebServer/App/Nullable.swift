@@ -1,0 +1,13 @@
+/// An optional field that the API always writes: `null` when empty rather than left out, so
+/// clients see every documented key.
+@propertyWrapper
+struct Nullable<Value: Encodable>: Encodable {
+  var wrappedValue: Value?
+
+  init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+  }
+}

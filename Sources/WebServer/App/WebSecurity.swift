@@ -1,0 +1,108 @@
+import Foundation
+
+/// The rules every request passes before it reaches the app: the Host header (against DNS
+/// rebinding), the Origin of state-changing requests (against cross-site requests), and the
+/// token when the server listens beyond loopback.
+public struct WebSecurity: Sendable {
+  /// The address the server is bound to.
+  public var boundHost: String
+  /// The token a client must present, or nil on loopback.
+  public var token: String?
+
+  /// The cookie that carries the token after `/login`.
+  public static let cookieName = "voicenotes_token"
+
+  /// Rules for a server bound to `boundHost`, requiring `token` when it is given.
+  public init(boundHost: String, token: String?) {
+    self.boundHost = boundHost
+    self.token = token
+  }
+
+  /// Whether `host` is an address only this machine answers to.
+  public static func isLoopback(_ host: String) -> Bool {
+    let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+    return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+  }
+
+  /// Why `head` is refused, or nil when it may go on. Login requests are checked for their host
+  /// only (they bring the token).
+  func refusal(for head: HTTPRequest.Head) -> HTTPResponse? {
+    guard let host = head.header("host"), isAllowed(hostHeader: host) else {
+      return .error(403, "this server answers only to its own address; open it by the address voicenotes serve printed")
+    }
+    if ["POST", "PATCH", "PUT", "DELETE"].contains(head.method) {
+      if let origin = head.header("origin"), !isSameOrigin(origin, host: host, secure: head.isSecure) {
+        return .error(403, "cross-site requests are refused; use the page this server serves")
+      }
+      if head.header("sec-fetch-site") == "cross-site" {
+        return .error(403, "cross-site requests are refused; use the page this server serves")
+      }
+    }
+    if token != nil, head.path != "/login", !isAuthorized(head) {
+      return .error(401, "this server needs its token; open the login link voicenotes serve printed")
+    }
+    return nil
+  }
+
+  /// Whether the Host header names this server: localhost, a loopback address, the bound
+  /// address, or (when bound to every interface) any IP address, never a domain name.
+  func isAllowed(hostHeader: String) -> Bool {
+    let name = Self.hostName(of: hostHeader).lowercased()
+    if Self.isLoopback(name) || name == boundHost.lowercased() { return true }
+    if boundHost == "0.0.0.0" || boundHost == "::" { return Self.isIPAddress(name) }
+    return false
+  }
+
+  /// Whether `origin` (`scheme://host:port`) is this server's own.
+  func isSameOrigin(_ origin: String, host: String, secure: Bool) -> Bool {
+    guard let url = URL(string: origin), let scheme = url.scheme, let originHost = url.host else { return false }
+    guard scheme == (secure ? "https" : "http") else { return false }
+    let port = url.port.map { ":\($0)" } ?? ""
+    let bracketed = originHost.contains(":") && !originHost.hasPrefix("[") ? "[\(originHost)]" : originHost
+    return (bracketed + port).lowercased() == host.lowercased()
+  }
+
+  /// Whether the request carries the token, as the cookie or as a bearer token.
+  func isAuthorized(_ head: HTTPRequest.Head) -> Bool {
+    guard let token else { return true }
+    if let authorization = head.header("authorization"), authorization.hasPrefix("Bearer "),
+      Self.constantTimeEqual(String(authorization.dropFirst(7)), token)
+    {
+      return true
+    }
+    for pair in (head.header("cookie") ?? "").split(separator: ";") {
+      let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+      if parts.count == 2, parts[0] == Self.cookieName, Self.constantTimeEqual(parts[1], token) { return true }
+    }
+    return false
+  }
+
+  /// The host part of a Host header (`[::1]:8080` → `[::1]`, `localhost:80` → `localhost`).
+  static func hostName(of header: String) -> String {
+    if header.hasPrefix("[") {
+      return header.firstIndex(of: "]").map { String(header[...$0]) } ?? header
+    }
+    return String(header.split(separator: ":", maxSplits: 1).first ?? "")
+  }
+
+  static func isIPAddress(_ name: String) -> Bool {
+    let bare = name.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    return inet_pton(AF_INET, bare, &v4) == 1 || inet_pton(AF_INET6, bare, &v6) == 1
+  }
+
+  /// Compares without stopping at the first difference, so timing tells nothing of the token.
+  static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
+    let a = Array(left.utf8)
+    let b = Array(right.utf8)
+    guard a.count == b.count else { return false }
+    return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+  }
+
+  /// A new random token: 32 hexadecimal digits.
+  public static func makeToken() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+  }
+}

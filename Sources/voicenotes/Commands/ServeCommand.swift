@@ -1,0 +1,198 @@
+import Foundation
+import LanguageModels
+import SpeechRecognition
+import VoiceNotes
+import WebServer
+
+/// `voicenotes serve`: the web app, on this machine by default.
+struct ServeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "serve",
+    abstract: "Serve the voice-notes app to a browser: record, import, read, listen and search.",
+    discussion: """
+      Prints the app's address on standard output (one line) and keeps working on unfinished notes
+      in the background. Only this machine can connect unless --host is given; then a token is
+      required (printed, or --token) and HTTPS is served with a self-signed certificate made on
+      first start (or --tls-cert and --tls-key), so a phone on the same network can record. The
+      command line keeps working on the same library meanwhile. Stop with Ctrl-C.
+      """,
+    options: [
+      .option("port", short: "p", value: "number", help: "The port (default 8765; 0 picks a free one)."),
+      .option("host", value: "address", help: "The address to listen on (default 127.0.0.1; 0.0.0.0 for every network)."),
+      .flag("open", help: "Open the app in the default browser."),
+      .option("token", value: "text", help: "The token clients must present beyond loopback (default: a new random one)."),
+      .option("tls-cert", value: "file", help: "PEM certificate for HTTPS (with --tls-key)."),
+      .option("tls-key", value: "file", help: "PEM private key for HTTPS (with --tls-cert)."),
+      .option("max-upload-mb", value: "number", help: "The largest import accepted, in MB (default 1024)."),
+      .option(
+        "speech-model", value: "model", help: "Speech model for notes (default base).",
+        allowed: SpeechModel.all.map(\.name)),
+      .option(
+        "live-model", value: "model", help: "Speech model for live transcripts while recording (default base).",
+        allowed: SpeechModel.all.map(\.name)),
+      .option(
+        "language-model", value: "model", help: "Language model for analysis (default qwen-1.5b).",
+        allowed: LanguageModelWeights.all.map(\.name)),
+      .flag("quiet", short: "q", help: "Log nothing but errors."), LibraryOption.spec,
+    ])
+
+  let port: UInt16
+  let host: String
+  let openBrowser: Bool
+  let token: String?
+  let tls: (certificate: URL, key: URL)?
+  let maximumUpload: Int64
+  let libraryConfiguration: LibraryConfiguration
+  let quiet: Bool
+
+  init(_ input: ParsedInput) throws(UsageError) {
+    if let text = input.value("port") {
+      guard let value = UInt16(text) else { throw input.error("'\(text)' is not a port; give 0 to 65535, such as 8765") }
+      port = value
+    } else {
+      port = 8765
+    }
+    host = input.value("host") ?? "127.0.0.1"
+    openBrowser = input.flag("open")
+    token = input.value("token")
+    if let token, token.count < 8 { throw input.error("the token is too short; give at least 8 characters") }
+    switch (input.value("tls-cert"), input.value("tls-key")) {
+    case (nil, nil): tls = nil
+    case (let certificate?, let key?):
+      tls = (URL(fileURLWithPath: certificate), URL(fileURLWithPath: key))
+    default: throw input.error("give --tls-cert and --tls-key together")
+    }
+    if let text = input.value("max-upload-mb") {
+      guard let value = Int64(text), value > 0 else {
+        throw input.error("'\(text)' is not a size; give a number of megabytes above 0, such as 1024")
+      }
+      maximumUpload = value << 20
+    } else {
+      maximumUpload = 1 << 30
+    }
+    var configuration = LibraryOption.configuration(LibraryOption.url(from: input))
+    do {
+      if let name = input.value("speech-model") { configuration.speechModel = try SpeechModel.named(name) }
+      if let name = input.value("live-model") { configuration.liveModel = try SpeechModel.named(name) }
+      if let name = input.value("language-model") { configuration.languageModel = try LanguageModelWeights.named(name) }
+    } catch {
+      throw input.error(error.localizedDescription)
+    }
+    libraryConfiguration = configuration
+    quiet = input.flag("quiet")
+  }
+
+  func run() async throws {
+    let library = try await Library.open(libraryConfiguration)
+    let isLoopback = WebSecurity.isLoopback(host)
+    let token = isLoopback ? nil : (self.token ?? WebSecurity.makeToken())
+    var certificate: TLSCertificate?
+    if let tls {
+      certificate = try TLSCertificate.load(certificate: tls.certificate, key: tls.key)
+    } else if !isLoopback {
+      let folder = libraryConfiguration.folder.appendingPathComponent(".server", isDirectory: true)
+      certificate = try TLSCertificate.selfSigned(in: folder, hosts: ["localhost", "127.0.0.1"] + Self.addresses(host))
+    }
+    let app = WebApp(
+      library: library, security: WebSecurity(boundHost: host, token: token),
+      settings: WebApp.Settings(maximumUpload: maximumUpload, version: VoiceNotesCommand.version))
+    let server = HTTPServer(handler: app)
+    try server.start(host: host, port: port, tls: certificate.map { ($0.certificate, $0.key) })
+    await app.start()
+    await library.startWorker()
+
+    let scheme = certificate == nil ? "http" : "https"
+    let shownHost = host.contains(":") ? "[\(host)]" : host
+    let urls = (host == "0.0.0.0" || host == "::" ? Self.addresses(host) : [shownHost]).map { address in
+      "\(scheme)://\(address.contains(":") && !address.hasPrefix("[") ? "[\(address)]" : address):\(server.port)/"
+        + (token.map { "login?token=\($0)" } ?? "")
+    }
+    print(urls.first ?? "\(scheme)://\(shownHost):\(server.port)/")
+    fflush(nil)
+    if !quiet {
+      for url in urls.dropFirst() { ProgressReporter.write("also at \(url)\n") }
+      ProgressReporter.write(
+        "serving \(libraryConfiguration.folder.path) (Ctrl-C stops)"
+          + (library.languageModelExplanation.map { "; \($0)" } ?? "") + "\n")
+    }
+    if openBrowser, let url = urls.first { Self.openInBrowser(url) }
+
+    await Self.waitForStopSignal()
+    if !quiet { ProgressReporter.write("stopping: finishing recordings and the step under way\n") }
+    await library.finishAllRecordings()
+    server.stop()
+    await library.stopWorker()
+  }
+
+  /// Waits for SIGINT or SIGTERM.
+  private static func waitForStopSignal() async {
+    signal(SIGINT, SIG_IGN)
+    signal(SIGTERM, SIG_IGN)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let once = StopOnce(continuation)
+      for number in [SIGINT, SIGTERM] {
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler { once.resume() }
+        source.resume()
+        once.keep(source)
+      }
+    }
+  }
+
+  /// This machine's IPv4 addresses other than loopback, for the URLs printed when listening on
+  /// every interface; the given host otherwise.
+  static func addresses(_ host: String) -> [String] {
+    guard host == "0.0.0.0" || host == "::" else { return [host] }
+    var found: [String] = []
+    var list: UnsafeMutablePointer<ifaddrs>?
+    guard getifaddrs(&list) == 0, let first = list else { return ["127.0.0.1"] }
+    defer { freeifaddrs(list) }
+    var cursor: UnsafeMutablePointer<ifaddrs>? = first
+    while let entry = cursor {
+      defer { cursor = entry.pointee.ifa_next }
+      guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+      var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+      address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+        var value = ipv4.pointee.sin_addr
+        _ = inet_ntop(AF_INET, &value, &text, socklen_t(INET_ADDRSTRLEN))
+      }
+      let name = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if !name.hasPrefix("127."), !found.contains(name) { found.append(name) }
+    }
+    return found.isEmpty ? ["127.0.0.1"] : found
+  }
+
+  private static func openInBrowser(_ url: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["xdg-open", url]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    if (try? process.run()) == nil {
+      ProgressReporter.write("voicenotes: could not open a browser (xdg-open); open \(url) yourself\n")
+    }
+  }
+}
+
+/// Resumes a continuation once, whichever signal comes first, and keeps the signal sources alive.
+private final class StopOnce: @unchecked Sendable {
+  private let lock = NSLock()
+  private var continuation: CheckedContinuation<Void, Never>?
+  private var sources: [any DispatchSourceSignal] = []
+
+  init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+
+  func keep(_ source: any DispatchSourceSignal) {
+    lock.lock()
+    sources.append(source)
+    lock.unlock()
+  }
+
+  func resume() {
+    lock.lock()
+    let pending = continuation
+    continuation = nil
+    lock.unlock()
+    pending?.resume()
+  }
+}

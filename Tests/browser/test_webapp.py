@@ -1,0 +1,1067 @@
+#!/usr/bin/env python3
+"""The web app in a real browser: `voicenotes serve` driven through headless Chromium.
+
+Run from the repository root (make test does, after swift test):
+
+    python3 Tests/browser/test_webapp.py --program .build/debug/voicenotes
+
+It starts the real server on a fresh temporary library, opens one Chromium session whose fake
+microphone plays LibriVox speech (built here with sox), and walks through the app as a person
+would: record, import, restore the samples, search, play, rename, export, tick action items,
+delete, the models screen, and a server killed in the middle of a recording. Every scenario prints
+`PASS name (seconds)` or `FAIL name: reason`; the last line is `N passed, N failed` and the exit
+status is 1 if anything failed. Screenshots of each screen go to .build/test-artifacts/web/.
+
+Python standard library only; the WebDriver client is webdriver.py beside this file.
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import queue
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import urllib.parse
+import wave
+from pathlib import Path
+from typing import Any, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from webdriver import ENTER, Browser, WaitTimeout, WebDriverError, wait_until  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / ".build" / "test-artifacts" / "web"
+LIBRIVOX = Path("/usr/share/pocketsphinx/test/data/librivox")
+JFK = ROOT / ".deps" / "testdata" / "jfk.wav"
+SAMPLE_FILES = {"book-idea.mp3", "groceries.opus", "team-sync.m4a"}
+EXPORT_FORMATS = {"md", "json", "txt", "srt", "vtt"}
+STATES = {"recording", "saved", "transcribing", "analysing", "done", "failed"}
+
+# Bounds. Transcription and analysis of one note on two cores take well under a minute; the
+# waits below are generous so that a slow machine is not mistaken for a broken app.
+SERVER_START_S = 120.0
+PROCESSING_S = 240.0
+UI_S = 15.0
+
+
+def info(msg: str) -> None:
+    print(f"  {msg}", flush=True)
+
+
+class Failure(Exception):
+    """An expectation did not hold."""
+
+
+def expect(condition: Any, message: str) -> None:
+    if not condition:
+        raise Failure(message)
+
+
+def tid(name: str, extra: str = "") -> str:
+    """The CSS selector of the element with data-testid `name`."""
+    return f'[data-testid="{name}"]{extra}'
+
+
+# ---------------------------------------------------------------------------------------------
+# Word error rate (our own small normaliser: case, punctuation, a few abbreviations)
+
+SPELLED = {"mr": "mister", "mrs": "missus", "dr": "doctor"}
+TIME_TOKEN = re.compile(r"^\d{1,2}:\d{2}(:\d{2})?(\.\d+)?$")
+
+
+def words(text: str) -> list[str]:
+    out = []
+    for token in text.split():
+        if TIME_TOKEN.match(token):  # a segment's time shown beside its text is not a spoken word
+            continue
+        token = token.lower().replace("\u2019", "'").replace("'", "")
+        token = re.sub(r"[^\w]|_", " ", token)
+        out += [SPELLED.get(w, w) for w in token.split()]
+    return out
+
+
+def edit_distance(a: list[str], b: list[str]) -> int:
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        previous_diagonal, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            current = min(row[j] + 1, row[j - 1] + 1, previous_diagonal + (x != y))
+            previous_diagonal, row[j] = row[j], current
+    return row[len(b)]
+
+
+def word_error_rate(reference: str, hypothesis: str) -> float:
+    ref = words(reference)
+    return edit_distance(ref, words(hypothesis)) / max(1, len(ref))
+
+
+# ---------------------------------------------------------------------------------------------
+# Fixtures
+
+
+def run(argv: list[str], timeout: float = 60.0) -> None:
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    if r.returncode != 0:
+        raise RuntimeError(f"{argv[0]} failed ({r.returncode}): {r.stderr.strip()[-300:]}")
+
+
+def wav_seconds(path: Path) -> float:
+    with wave.open(str(path), "rb") as w:
+        return w.getnframes() / float(w.getframerate())
+
+
+def librivox_references() -> list[tuple[str, str]]:
+    """(file id, reference words) for each utterance, in the `transcription` file's order."""
+    pairs = []
+    for line in (LIBRIVOX / "transcription").read_text().splitlines():
+        m = re.match(r"^\s*(?:<s>)?(.*?)(?:</s>)?\s*\(([^()]+)\)\s*$", line)
+        if m:
+            pairs.append((m.group(2).strip(), m.group(1).strip()))
+    return pairs
+
+
+def build_speech(folder: Path) -> tuple[Path, str, float]:
+    """The fake microphone's file: 1 s of silence, the five utterances 0.4 s apart, 4 s of
+    silence, 16 kHz mono 16-bit. Returns (path, reference text, seconds)."""
+    refs = librivox_references()
+    if len(refs) != 5:
+        raise RuntimeError(f"expected 5 LibriVox utterances in {LIBRIVOX}/transcription, found {len(refs)}")
+    fmt = ["-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer"]
+    parts: list[str] = []
+    for name, seconds in (("lead", 1.0), ("gap", 0.4), ("tail", 4.0)):
+        run(["sox", "-n", *fmt, str(folder / f"{name}.wav"), "trim", "0", str(seconds)])
+    parts.append(str(folder / "lead.wav"))
+    for i, (fid, _) in enumerate(refs):
+        if i:
+            parts.append(str(folder / "gap.wav"))
+        parts.append(str(LIBRIVOX / f"{fid}.wav"))
+    parts.append(str(folder / "tail.wav"))
+    out = folder / "speech.wav"
+    run(["sox", *parts, *fmt, str(out), "channels", "1", "rate", "16000"])
+    return out, " ".join(words for _, words in refs), wav_seconds(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# The server and its API
+
+
+class Server:
+    """`voicenotes serve` on a library, with the URL it prints on stdout."""
+
+    def __init__(self, program: Path, library: Path, log: Path, extra: list[str]):
+        env = dict(os.environ)
+        env.setdefault("OMP_WAIT_POLICY", "passive")
+        if "VOICENOTES_MODELS" not in env and (ROOT / ".deps" / "models").is_dir():
+            env["VOICENOTES_MODELS"] = str(ROOT / ".deps" / "models")
+        self.log = open(log, "ab")
+        self.log.write(f"\n==== {program} serve --library {library} {' '.join(extra)}\n".encode())
+        self.log.flush()
+        self.proc = subprocess.Popen(
+            [str(program), "serve", "--library", str(library), "--port", "0", *extra],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self.log, env=env, start_new_session=True)
+        lines: queue.Queue[bytes] = queue.Queue()
+
+        def pump() -> None:  # stdout: the URL line, then anything else (kept in the log)
+            assert self.proc.stdout
+            for raw in self.proc.stdout:
+                lines.put(raw)
+            lines.put(b"")
+
+        threading.Thread(target=pump, daemon=True).start()
+        try:
+            first = lines.get(timeout=SERVER_START_S)
+        except queue.Empty:
+            self.kill()
+            raise RuntimeError(f"the server printed no URL within {SERVER_START_S:.0f} s (log: {log})")
+        url = first.decode("utf-8", "replace").strip()
+        parsed = urllib.parse.urlparse(url)
+        if not first or parsed.scheme != "http" or parsed.hostname not in ("127.0.0.1", "localhost") \
+                or not parsed.port:
+            code = self.proc.poll()
+            self.kill()
+            raise RuntimeError(f"expected the server's URL on stdout, got {url!r}"
+                               + (f" (it exited with {code}; see {log})" if code is not None else ""))
+        self.url = f"http://127.0.0.1:{parsed.port}/"
+        self.port = parsed.port
+        self.api = Api(self.port)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL, at once (the crash test)."""
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                self.proc.kill()
+        self.proc.wait(timeout=10)
+        self.log.close()
+
+    def stop(self, grace: float = 15.0) -> None:
+        """SIGTERM, then SIGKILL after `grace` seconds."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                info(f"the server did not stop within {grace:.0f} s of SIGTERM: killed")
+        self.kill()
+
+
+class Api:
+    """JSON over HTTP to the server on 127.0.0.1, one short connection per request."""
+
+    def __init__(self, port: int):
+        self.port = port
+
+    def request(self, method: str, path: str, body: bytes | dict | None = None,
+                headers: dict[str, str] | None = None, timeout: float = 30.0) -> tuple[int, Any, dict]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            hdrs = dict(headers or {})
+            if isinstance(body, dict):
+                body = json.dumps(body).encode()
+                hdrs.setdefault("Content-Type", "application/json")
+            conn.request(method, path, body=body, headers=hdrs)
+            r = conn.getresponse()
+            data = r.read()
+            ctype = r.getheader("Content-Type") or ""
+            value: Any = data
+            if "json" in ctype:
+                value = json.loads(data or b"null")
+            return r.status, value, {k.lower(): v for k, v in r.getheaders()}
+        finally:
+            conn.close()
+
+    def get(self, path: str) -> Any:
+        status, value, _ = self.request("GET", path)
+        if status != 200:
+            raise Failure(f"GET {path} answered {status}: {value!r}"[:300])
+        return value
+
+    def note(self, note_id: str) -> dict:
+        return self.get(f"/api/notes/{note_id}")
+
+    def all_notes(self) -> list[dict]:
+        notes, cursor = [], None
+        for _ in range(50):  # bounded: 50 pages of 200
+            page = self.get("/api/notes?limit=200" + (f"&before={urllib.parse.quote(cursor)}" if cursor else ""))
+            notes += page["notes"]
+            cursor = page.get("next")
+            if not cursor:
+                break
+        return notes
+
+
+# ---------------------------------------------------------------------------------------------
+# The run
+
+
+class Run:
+    def __init__(self, args):
+        self.args = args
+        self.passed = 0
+        self.failed = 0
+        self.tmp = Path(tempfile.mkdtemp(prefix="vn-browser-"))
+        self.library = self.tmp / "library"
+        self.server: Server | None = None
+        self.browser: Browser | None = None
+        self.speech: Path | None = None
+        self.reference = ""
+        self.speech_seconds = 0.0
+        self.recorded_id: str | None = None
+        self.recorded_stop_at = 0.0
+        self.imported: dict[str, str] = {}  # file name -> note id
+        self.samples: list[str] = []
+
+    # -- scenario plumbing
+
+    def scenario(self, name: str, body: Callable[[], None], needs: Callable[[], bool] | None = None,
+                 why: str = "") -> bool:
+        start = time.monotonic()
+        if needs is not None and not needs():
+            self.failed += 1
+            print(f"FAIL {name}: not run: {why}", flush=True)
+            return False
+        try:
+            body()
+        except Exception as e:  # noqa: BLE001 (any error fails this scenario, not the run)
+            self.failed += 1
+            reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            if not isinstance(e, (Failure, WaitTimeout)):
+                reason = f"{type(e).__name__}: {reason}"
+                tb = traceback.extract_tb(e.__traceback__)
+                here = [f for f in tb if f.filename == __file__]
+                if here:
+                    reason += f" (test_webapp.py line {here[-1].lineno})"
+            print(f"FAIL {name}: {reason}", flush=True)
+            self.shot(f"failed-{re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-')}.png")
+            return False
+        self.passed += 1
+        print(f"PASS {name} ({time.monotonic() - start:.1f} s)", flush=True)
+        return True
+
+    def shot(self, name: str, browser: Browser | None = None) -> None:
+        b = browser or self.browser
+        if b is None:
+            return
+        try:
+            b.screenshot(ARTIFACTS / name)
+        except (WebDriverError, OSError) as e:
+            info(f"screenshot {name} failed: {e}")
+
+    @property
+    def b(self) -> Browser:
+        assert self.browser is not None
+        return self.browser
+
+    @property
+    def api(self) -> Api:
+        assert self.server is not None
+        return self.server.api
+
+    def open(self, route: str = "#/") -> None:
+        """Loads the page at `route` (a full load: only when the page is elsewhere or stale)."""
+        assert self.server is not None
+        self.b.get(self.server.url + route)
+        self.b.wait_until(lambda: self.b.execute("return document.readyState") == "complete",
+                          timeout=UI_S, what="the page to load")
+
+    def go(self, route: str) -> None:
+        """Moves the running page to `route` by its hash, as a link inside the app would."""
+        if not self.b.url.startswith(self.server.url):
+            self.open(route)
+            return
+        self.b.execute("location.hash = arguments[0];", route)
+
+    def shown(self, css: str) -> list:
+        return rendered(self.b, css)
+
+    def wait_shown(self, css: str, timeout: float = UI_S, what: str | None = None):
+        return self.b.wait_until(lambda: self.shown(css), timeout=timeout, what=what or f"{css} to be shown")[0]
+
+    def row(self, note_id: str) -> str:
+        return tid("note-row", f'[data-id="{note_id}"]')
+
+    def row_state(self, note_id: str) -> str | None:
+        rows = self.b.find_all(self.row(note_id))
+        if not rows:
+            return None
+        states = rows[0].find_all(tid("note-state"))
+        return states[0].attribute("data-state") if states else None
+
+    def list_ids(self) -> list[str]:
+        return self.b.execute(
+            "return [...document.querySelectorAll('[data-testid=\"note-row\"]')].map(e => e.dataset.id);")
+
+    def set_select(self, select_css: str, value: str) -> None:
+        """Picks an option of a <select> by clicking it, as a person would."""
+        option = self.b.execute(
+            "const s = document.querySelector(arguments[0]);"
+            "return s ? [...s.options].find(o => o.value === arguments[1]) || null : null;", select_css, value)
+        expect(option, f"{select_css} has no option with value {value!r}")
+        option.click()
+        self.b.wait_until(lambda: self.b.find(select_css).property("value") == value, timeout=5,
+                          what=f"{select_css} to hold {value!r}")
+
+    def wait_note(self, note_id: str, states: set[str], timeout: float) -> dict:
+        def reached():
+            n = self.api.note(note_id)
+            if n["state"] == "failed" and "failed" not in states:
+                raise Failure(f"note {note_id[:8]} failed: {n.get('error')}")
+            return n if n["state"] in states else None
+
+        return wait_until(reached, timeout=timeout, interval=1.0, what=f"note {note_id[:8]} to be {'/'.join(states)}")
+
+    # -- setup
+
+    def start(self) -> None:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for old in ARTIFACTS.glob("*.png"):
+            old.unlink()
+        for tool in ("sox", "espeak-ng", "/usr/bin/chromium", "/usr/bin/chromedriver"):
+            if not shutil.which(tool):
+                raise RuntimeError(f"{tool} is missing (scripts/bootstrap.sh system installs it)")
+        self.speech, self.reference, self.speech_seconds = build_speech(self.tmp)
+        info(f"fake microphone: {self.speech_seconds:.1f} s of LibriVox speech, {len(words(self.reference))} words")
+        self.server = Server(self.program, self.library, ARTIFACTS / "server.log", self.server_args)
+        info(f"server: {self.server.url} on {self.library}")
+        self.browser = Browser(fake_audio=self.speech, log_path=ARTIFACTS / "chromedriver.log")
+
+    @property
+    def program(self) -> Path:
+        return Path(self.args.program).resolve()
+
+    @property
+    def server_args(self) -> list[str]:
+        return ["--language-model", self.args.language_model]
+
+    def finish(self) -> None:
+        if self.browser:
+            errors = [m for m in self.browser.browser_log() if m.get("level") == "SEVERE"]
+            for m in errors[:10]:
+                info(f"browser console: {m.get('message', '')[:200]}")
+            self.browser.quit()
+        if self.server:
+            self.server.stop()
+        if not self.args.keep:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        else:
+            info(f"kept {self.tmp}")
+
+    # -----------------------------------------------------------------------------------------
+    # Scenarios
+
+    def first_page(self) -> None:
+        self.open("#/")
+        self.wait_shown(tid("notes-list"))
+        for name in ("nav-notes", "nav-tasks", "nav-models", "search-input", "search-scope", "record-button",
+                     "import-input", "drop-zone"):
+            expect(self.b.find_all(tid(name)), f"no element with data-testid={name} on the first page")
+        scopes = self.b.execute("return [...document.querySelectorAll('[data-testid=\"search-scope\"] option')]"
+                                ".map(o => o.value);")
+        wanted = ["all", "title", "transcript", "summary", "tags", "people", "action-items"]
+        expect(sorted(scopes) == sorted(wanted), f"search-scope offers {scopes}, expected {wanted}")
+        expect(self.b.find(tid("record-button")).text.strip() == "Record",
+               f"record-button says {self.b.find(tid('record-button')).text!r}, expected 'Record'")
+        expect(self.list_ids() == [], "a fresh library shows note rows")
+        status = self.api.get("/api/status")
+        lm = status["languageModel"]
+        banner = self.shown(tid("lm-banner"))
+        if lm.get("available"):
+            expect(not banner, f"lm-banner is shown although the language model {lm.get('name')} is available")
+        else:
+            expect(banner, f"the language model is unavailable ({lm.get('reason')}) but no lm-banner is shown")
+        info(f"status: speech {status['speechModel']}, language {lm.get('name')} available={lm.get('available')}")
+
+    def models_screen(self) -> None:
+        self.b.find(tid("nav-models")).click()
+        self.wait_shown(tid("models-view"))
+        expect("#/models" in self.b.url, f"nav-models led to {self.b.url}, not #/models")
+        models = self.api.get("/api/models")
+        expected = {m["name"]: m["status"] for m in models["speech"] + models["language"]}
+        rows = self.b.wait_until(
+            lambda: (lambda r: r if len(r) >= len(expected) else None)(self.b.find_all(tid("model-row"))),
+            timeout=UI_S, what=f"{len(expected)} model rows")
+        seen = {}
+        for r in rows:
+            name = r.attribute("data-name")
+            status_el = r.find_all(tid("model-status"))
+            expect(status_el, f"model row {name} has no model-status")
+            seen[name] = status_el[0].text.strip()
+        missing = sorted(set(expected) - set(seen))
+        expect(not missing, f"models missing from the screen: {missing}")
+        for name, status in expected.items():
+            text = seen[name].lower()
+            expect(text, f"model {name} shows an empty status")
+            if status == "installed":
+                expect("installed" in text and "not installed" not in text,
+                       f"model {name} is installed but shows {seen[name]!r}")
+            else:
+                expect(text != "installed", f"model {name} is {status} but shows 'installed'")
+                row = next(r for r in rows if r.attribute("data-name") == name)
+                if status == "supported":
+                    expect(row.find_all(tid("model-install")), f"model {name} is not installed but has no model-install")
+        info("models: " + ", ".join(f"{n}={s}" for n, s in sorted(seen.items())))
+        self.shot("models.png")
+
+    def record_live(self) -> None:
+        self.b.find(tid("nav-notes")).click()
+        self.wait_shown(tid("notes-list"))
+        before = {n["id"] for n in self.api.all_notes()}
+        button = self.b.find(tid("record-button"))
+        button.click()
+        self.b.wait_until(lambda: self.b.find(tid("record-button")).text.strip() == "Stop", timeout=UI_S,
+                          what="record-button to say Stop")
+        started = time.monotonic()
+
+        def new_recording():
+            notes = [n for n in self.api.all_notes() if n["id"] not in before]
+            return notes[0] if notes else None
+
+        note = wait_until(new_recording, timeout=10, interval=0.2, what="the recording's note in /api/notes")
+        self.recorded_id = note["id"]
+        expect(note["state"] == "recording", f"the new note is {note['state']}, expected recording")
+        info(f"recording note {note['id'][:8]}")
+        self.b.wait_until(lambda: self.row_state(note["id"]) == "recording", timeout=UI_S,
+                          what="the recording's row with note-state recording")
+        stop_at = started + self.speech_seconds - 1.5  # inside the 4 s of silence at the end
+        live_text, times = "", []
+        for _ in range(int(self.speech_seconds * 4) + 10):  # bounded: 4 looks a second
+            if time.monotonic() >= stop_at:
+                break
+            if not live_text:
+                el = self.b.find_all(tid("live-transcript"))
+                if el and el[0].is_displayed():
+                    live_text = el[0].text.strip()
+                    if live_text:
+                        info(f"live text after {time.monotonic() - started:.1f} s: {live_text[:60]!r}")
+                        self.shot("recording.png")
+            t = self.b.find_all(tid("record-time"))
+            if t:
+                times.append(t[0].text.strip())
+            time.sleep(0.25)
+        final = self.b.execute("const e = document.querySelector('[data-testid=\"live-transcript\"]');"
+                               "return e ? [...e.querySelectorAll('.final')].map(x => x.textContent).join(' ') : '';")
+        expect(live_text, "live-transcript showed no text while recording")
+        expect(len(set(times)) >= 3, f"record-time did not advance while recording: {sorted(set(times))[:5]}")
+        self.b.find(tid("record-button")).click()
+        self.recorded_stop_at = time.monotonic()
+        self.b.wait_until(lambda: self.b.find(tid("record-button")).text.strip() == "Record", timeout=UI_S,
+                          what="record-button to say Record again")
+        info(f"recorded {self.recorded_stop_at - started:.1f} s; final live text: {final.strip()[:80]!r}")
+        expect(words(final), "no final live text (.final) during a 30 s recording")
+        live_wer = word_error_rate(self.reference, final)
+        info(f"live final text WER {live_wer * 100:.1f}% (not gated)")
+        n = wait_until(lambda: (lambda x: x if x["state"] != "recording" else None)(self.api.note(note["id"])),
+                       timeout=10, interval=0.3, what="the note to leave the recording state after Stop")
+        expect(abs(n["duration"] - (self.recorded_stop_at - started)) < 3.0,
+               f"the note lasts {n['duration']:.1f} s, recorded for {self.recorded_stop_at - started:.1f} s")
+
+    def import_files(self) -> None:
+        self.go("#/")
+        self.wait_shown(tid("notes-list"))
+        espeak = self.tmp / "reminder.wav"
+        run(["espeak-ng", "-w", str(espeak), "Remember to call Priya about the budget on Friday."])
+        second = JFK
+        if not JFK.is_file():
+            info(f"{JFK} is missing (make deps copies it): importing a second espeak-ng file instead")
+            second = self.tmp / "second.wav"
+            run(["espeak-ng", "-w", str(second), "The quarterly review moves to Tuesday afternoon."])
+        before = {n["id"] for n in self.api.all_notes()}
+        field = self.b.find(tid("import-input"))
+        expect(field.attribute("type") == "file", "import-input is not an input type=file")
+        expect(field.property("multiple"), "import-input does not take several files (multiple)")
+        self.b.execute("arguments[0].value = '';", field)
+        field.send_keys(f"{espeak}\n{second}")
+
+        def two_new():
+            new = [n for n in self.api.all_notes() if n["id"] not in before]
+            return new if len(new) >= 2 else None
+
+        new = wait_until(two_new, timeout=60, interval=0.5, what="two imported notes in /api/notes")
+        expect(len(new) == 2, f"{len(new)} notes were added for 2 files")
+        names = {n["originalFileName"]: n["id"] for n in new}
+        expect(set(names) == {espeak.name, second.name}, f"imported names {sorted(names)}")
+        self.imported = names
+        for note_id in names.values():
+            self.b.wait_until(lambda: self.b.find_all(self.row(note_id)), timeout=UI_S,
+                              what=f"a row for imported note {note_id[:8]}")
+            state = self.row_state(note_id)
+            expect(state in STATES, f"imported row {note_id[:8]} has note-state {state!r}")
+        info("imported " + ", ".join(f"{k} -> {v[:8]}" for k, v in names.items()))
+
+    def import_by_drop(self) -> None:
+        source = self.imported.get("reminder.wav")
+        expect(source, "no imported reminder.wav to drop again")
+        self.go("#/")
+        self.wait_shown(tid("notes-list"))
+        zone = self.b.find(tid("drop-zone"))
+        before = {n["id"] for n in self.api.all_notes()}
+        # A drop as the browser delivers it: dragenter, dragover, drop, with the file in a
+        # DataTransfer (the file's bytes are fetched from the server: the page cannot read disks).
+        result = self.b.execute_async(
+            "const [zone, url, done] = arguments;"
+            "fetch(url).then(r => r.blob()).then(blob => {"
+            "  const dt = new DataTransfer();"
+            "  dt.items.add(new File([blob], 'dropped.wav', {type: 'audio/wav'}));"
+            "  for (const type of ['dragenter', 'dragover', 'drop'])"
+            "    zone.dispatchEvent(new DragEvent(type, {bubbles: true, cancelable: true, dataTransfer: dt}));"
+            "  done(blob.size);"
+            "}).catch(e => done(String(e)));", zone, f"/api/notes/{source}/audio", timeout=30)
+        expect(isinstance(result, int) and result > 44, f"could not build the dropped file: {result}")
+        note = wait_until(lambda: next((n for n in self.api.all_notes() if n["id"] not in before), None),
+                          timeout=30, interval=0.5, what="a note for the dropped file")
+        expect(note["originalFileName"] == "dropped.wav", f"the dropped file became {note['originalFileName']!r}")
+        self.b.wait_until(lambda: self.b.find_all(self.row(note["id"])), timeout=UI_S, what="a row for the drop")
+        self.imported["dropped.wav"] = note["id"]
+
+    def import_rejects_text(self) -> None:
+        memo = self.tmp / "memo.txt"
+        memo.write_text("Not a recording, just a line of text.\n")
+        status, body, _ = self.api.request("POST", f"/api/imports?name={memo.name}", memo.read_bytes(),
+                                           {"Content-Type": "application/octet-stream"})
+        expect(status == 422, f"POST /api/imports of a text file answered {status}, expected 422")
+        message = body["error"]
+        before = self.api.get("/api/notes?limit=1")["total"]
+        rows_before = len(self.list_ids())
+        field = self.b.find(tid("import-input"))
+        self.b.execute("arguments[0].value = '';", field)
+        field.send_keys(str(memo))
+        error = self.wait_shown(tid("upload-error"), timeout=30, what="upload-error to be shown")
+        text = self.b.wait_until(lambda: error.text.strip(), timeout=5, what="upload-error text")
+        info(f"upload-error: {text!r}")
+        expect(message in text or memo.name in text and "not audio" in text,
+               f"upload-error says {text!r}; the server says {message!r}")
+        time.sleep(1.0)
+        expect(self.api.get("/api/notes?limit=1")["total"] == before, "a note was added for a text file")
+        expect(len(self.list_ids()) == rows_before, "a row was added for a text file")
+
+    def restore_samples(self) -> None:
+        self.go("#/")
+        button = self.wait_shown(tid("restore-samples"))
+        before = {n["id"] for n in self.api.all_notes()}
+        button.click()
+
+        def three():
+            new = [n for n in self.api.all_notes() if n["id"] not in before]
+            return new if len(new) >= 3 else None
+
+        new = wait_until(three, timeout=60, interval=0.5, what="the 3 sample notes in /api/notes")
+        expect(len(new) == 3, f"{len(new)} notes restored, expected 3")
+        expect({n["originalFileName"] for n in new} == SAMPLE_FILES,
+               f"restored {sorted(n['originalFileName'] for n in new)}, expected {sorted(SAMPLE_FILES)}")
+        self.samples = [n["id"] for n in new]
+        for note_id in self.samples:
+            self.b.wait_until(lambda: self.b.find_all(self.row(note_id)), timeout=UI_S,
+                              what=f"a row for sample {note_id[:8]}")
+        status, body, _ = self.api.request("POST", "/api/samples/restore", b"")
+        expect(status == 200 and body.get("imported") == [] and body.get("alreadyPresent") == 3,
+               f"a second restore answered {status} {body!r}, expected nothing imported and 3 present")
+
+    def recorded_transcript(self) -> None:
+        note_id = self.recorded_id
+        self.go("#/")
+        self.wait_shown(tid("notes-list"))
+        deadline = self.recorded_stop_at + PROCESSING_S
+        seen: list[str] = []
+
+        def done():
+            state = self.row_state(note_id)
+            if state and (not seen or seen[-1] != state):
+                seen.append(state)
+            if state == "failed":
+                raise Failure(f"the recorded note failed: {self.api.note(note_id).get('error')}")
+            return state == "done"
+
+        self.b.wait_until(done, timeout=max(5.0, deadline - time.monotonic()), interval=0.5,
+                          what="the recorded note's row to reach done")
+        info(f"row states seen: {' -> '.join(seen)}; done {time.monotonic() - self.recorded_stop_at:.0f} s after Stop")
+        row = self.b.find(self.row(note_id))
+        titles = row.find_all(tid("note-title"))
+        (titles[0] if titles else row).click()
+        page = self.wait_shown(tid("note-page"))
+        expect(page.attribute("data-id") == note_id, f"note-page is for {page.attribute('data-id')}, not {note_id}")
+        expect(f"#/notes/{note_id}" in self.b.url or f"#/notes/{note_id[:8]}" in self.b.url,
+               f"the note's route is {self.b.url}")
+        self.b.wait_until(lambda: self.b.find_all(tid("segment")), timeout=UI_S, what="transcript segments")
+        shown = " ".join(s.text for s in self.b.find_all(tid("segment")))
+        note = self.api.note(note_id)
+        expect(note["state"] == "done" and note["transcript"], f"/api/notes/{note_id[:8]} is {note['state']}")
+        api_text = " ".join(s["text"] for s in note["transcript"]["segments"])
+        wer_page = word_error_rate(self.reference, shown)
+        wer_api = word_error_rate(self.reference, api_text)
+        info(f"WER {wer_page * 100:.1f}% on the page, {wer_api * 100:.1f}% from the API "
+             f"({len(words(self.reference))} reference words); page: {shown.strip()[:100]!r}")
+        expect(words(shown) == words(api_text), "the page's transcript differs from /api/notes/ID's")
+        expect(wer_page <= 0.05, f"WER {wer_page * 100:.1f}% > 5%")
+        title_input = self.b.find(tid("note-title-input"))
+        expect(title_input.property("value") == note["title"],
+               f"note-title-input shows {title_input.property('value')!r}, the API says {note['title']!r}")
+        expect(len(note["transcript"]["segments"]) == len(self.b.find_all(tid("segment"))),
+               "the page shows a different number of segments than the API has")
+        self.shot("note-page.png")
+
+    def samples_analysed(self) -> None:
+        notes = [self.wait_note(i, {"done"}, timeout=PROCESSING_S) for i in self.samples]
+        with_items = [n for n in notes if n["actionItems"]]
+        with_people = [n for n in notes if n["people"]]
+        info("samples: " + "; ".join(f"{n['title']!r} people={n['people']} items={len(n['actionItems'])}"
+                                     for n in notes))
+        expect(with_items, "no sample note has action items after analysis")
+        expect(with_people, "no sample note has people after analysis")
+        self.go("#/")
+        for i in self.samples:
+            self.b.wait_until(lambda: self.row_state(i) == "done", timeout=UI_S, what=f"sample row {i[:8]} done")
+
+    def search(self) -> None:
+        notes = [self.api.note(i) for i in self.samples]
+        person = next((p for n in notes for p in n["people"] if len(p) >= 3), None)
+        expect(person, "no person of at least 3 letters in the samples to search for")
+        query = person.split()[0]
+        api_ids = [r["note"]["id"] for r in
+                   self.api.get(f"/api/search?q={urllib.parse.quote(query)}&scope=people&limit=200")["results"]]
+        expect(api_ids, f"/api/search finds no note for person {query!r}")
+        self.go("#/")
+        self.wait_shown(tid("notes-list"))
+        self.set_select(tid("search-scope"), "people")
+        box = self.b.find(tid("search-input"))
+        box.clear()
+        box.send_keys(query)
+
+        def results():
+            rows = self.shown(tid("search-result"))
+            ids = [r.attribute("data-id") for r in rows]
+            return ids if ids and set(ids) <= set(api_ids) and len(ids) == min(len(api_ids), 20) else None
+
+        ids = self.b.wait_until(results, timeout=UI_S, what=f"search results for {query!r} in people")
+        expect(self.wait_shown(tid("search-results")), "no search-results list")
+        marks = [m.text for m in self.b.find_all(tid("search-result") + " mark")]
+        expect(marks, "no <mark> in the search results")
+        expect(all(query.lower() in m.lower() or m.lower() in query.lower() for m in marks),
+               f"marks {marks[:5]} do not match the query {query!r}")
+        route = urllib.parse.unquote(self.b.url.split("#", 1)[-1])
+        expect(route.startswith("/search") and f"q={query}" in route and "scope=people" in route,
+               f"the route while searching is #{route}")
+        info(f"person {person!r}: {len(ids)} result(s), marks {marks[:3]}")
+        self.shot("search.png")
+        first = self.shown(tid("search-result"))[0]
+        target = first.attribute("data-id")
+        links = first.find_all("a")
+        (links[0] if links else first).click()
+        page = self.wait_shown(tid("note-page"))
+        self.b.wait_until(lambda: self.b.find(tid("note-page")).attribute("data-id") == target, timeout=UI_S,
+                          what=f"note-page for {target[:8]}")
+        expect(self.shown(tid("note-page")), "note-page not shown")
+        # The route alone restores a search: another scope, typed into the address bar.
+        spoken = self.pick_note_with_segments()["transcript"]["segments"]
+        word = next((w for s in spoken for w in words(s["text"]) if len(w) >= 6 and w.isalpha()), None)
+        expect(word, "no word of 6 letters in a transcript to search for")
+        self.go(f"#/search?q={word}&scope=transcript")
+        self.b.wait_until(lambda: self.shown(tid("search-result")), timeout=UI_S,
+                          what=f"results for #/search?q={word}&scope=transcript")
+        expect(self.b.find(tid("search-input")).property("value") == word,
+               "search-input does not show the route's query")
+        expect(self.b.find(tid("search-scope")).property("value") == "transcript",
+               "search-scope does not show the route's scope")
+        ui = {r.attribute("data-id") for r in self.shown(tid("search-result"))}
+        api = {r["note"]["id"] for r in self.api.get(f"/api/search?q={word}&scope=transcript&limit=200")["results"]}
+        expect(ui and ui <= api, f"transcript search for {word!r}: page {sorted(ui)}, API {sorted(api)}")
+
+    def pick_note_with_segments(self) -> dict:
+        for note_id in [self.recorded_id, *self.samples]:
+            if note_id:
+                n = self.api.note(note_id)
+                if n["state"] == "done" and n["transcript"] and len(n["transcript"]["segments"]) >= 2:
+                    return n
+        raise Failure("no done note with 2 or more segments to play")
+
+    def note_page(self) -> None:
+        note = self.pick_note_with_segments()
+        note_id = note["id"]
+        self.go(f"#/notes/{note_id}")
+        self.b.wait_until(lambda: self.b.find(tid("note-page")).attribute("data-id") == note_id, timeout=UI_S,
+                          what="the note page")
+        audio = self.b.find(tid("note-audio"))
+        duration = self.b.wait_until(
+            lambda: (lambda d: d if d and d > 0 and d != float("inf") else None)(
+                self.b.execute("const a = arguments[0]; return isFinite(a.duration) ? a.duration : null;", audio)),
+            timeout=UI_S, what="the audio element's duration")
+        expect(abs(duration - note["duration"]) < 1.0,
+               f"the audio lasts {duration:.2f} s, the note {note['duration']:.2f} s")
+        for name in ("transcript", "note-summary", "note-tags", "note-people", "note-tasks", "note-delete"):
+            expect(self.b.find_all(tid(name)), f"no {name} on the note page")
+        segments = self.b.find_all(tid("segment"))
+        target = segments[min(2, len(segments) - 1)]
+        start_text = target.attribute("data-start")
+        start = float(start_text)
+        end = float(target.attribute("data-end"))
+        expect(end > start, f"segment data-end {end} is not after data-start {start}")
+        target.click()
+        css = tid("segment", f'[data-start="{start_text}"]')
+
+        def at_segment():
+            t, paused = self.b.execute("const a = arguments[0]; return [a.currentTime, a.paused];", audio)
+            cls = self.b.find(css).attribute("class") or ""
+            return (t, paused) if start - 0.3 <= t <= end + 0.5 and "playing" in cls.split() else None
+
+        t, paused = self.b.wait_until(at_segment, timeout=10, interval=0.1,
+                                      what=f"audio at the clicked segment ({start:.2f}-{end:.2f} s) and class playing")
+        playing = [s.attribute("data-start") for s in self.b.find_all(tid("segment", ".playing"))]
+        expect(len(playing) == 1, f"{len(playing)} segments have class playing: {playing}")
+        info(f"clicked segment {start:.2f}-{end:.2f} s: currentTime {t:.2f} s, paused={paused}")
+        if not paused:
+            time.sleep(1.0)
+            t2 = self.b.execute("return arguments[0].currentTime;", audio)
+            expect(t2 > t, f"the audio is not paused but did not advance ({t:.2f} -> {t2:.2f})")
+        self.b.execute("arguments[0].pause();", audio)
+        # Exports: every format, each answering 200 as an attachment.
+        links = self.b.find_all(tid("export-link"))
+        formats = {l.attribute("data-format"): l.property("href") for l in links}
+        expect(set(formats) >= EXPORT_FORMATS, f"export links for {sorted(formats)}, expected {sorted(EXPORT_FORMATS)}")
+        answers = self.b.execute_async(
+            "const done = arguments[arguments.length - 1];"
+            "Promise.all(arguments[0].map(u => fetch(u).then(r => r.text().then(t =>"
+            " [u, r.status, r.headers.get('content-disposition'), t.length]))))"
+            ".then(done, e => done(String(e)));", list(formats.values()), timeout=30)
+        expect(isinstance(answers, list), f"fetching the export links failed: {answers}")
+        for url, status, disposition, size in answers:
+            expect(status == 200, f"{url} answered {status}")
+            expect(disposition and "attachment" in disposition, f"{url} is not an attachment ({disposition})")
+            expect(size > 0, f"{url} is empty")
+        info("exports: " + ", ".join(f"{f} {s} ({n} chars)" for f, (_, s, _, n) in zip(formats, answers)))
+        # Rename: type a new title and press Enter.
+        title = "Renamed in the browser test"
+        field = self.b.find(tid("note-title-input"))
+        field.click()
+        self.b.execute("arguments[0].select();", field)
+        field.send_keys(title + ENTER)
+        wait_until(lambda: self.api.note(note_id)["title"] == title, timeout=10, interval=0.3,
+                   what="/api/notes/ID to have the new title")
+        expect(self.api.note(note_id)["hasCustomTitle"], "hasCustomTitle is false after a rename")
+        self.b.find(tid("nav-notes")).click()
+        self.wait_shown(tid("notes-list"))
+        self.b.wait_until(lambda: self.b.find(self.row(note_id)).find(tid("note-title")).text.strip() == title,
+                          timeout=UI_S, what="the list to show the new title")
+
+    def deep_link_time(self) -> None:
+        note = self.pick_note_with_segments()
+        seg = note["transcript"]["segments"][1]
+        self.go("#/")
+        self.wait_shown(tid("notes-list"))
+        self.go(f"#/notes/{note['id']}?t={seg['start']:.2f}")
+        self.b.wait_until(lambda: self.b.find(tid("note-page")).attribute("data-id") == note["id"], timeout=UI_S,
+                          what="the note page")
+        audio = self.b.find(tid("note-audio"))
+        t = self.b.wait_until(
+            lambda: (lambda v: v if v is not None and abs(v - seg["start"]) < 1.0 else None)(
+                self.b.execute("return arguments[0].readyState > 0 ? arguments[0].currentTime : null;", audio)),
+            timeout=UI_S, what=f"currentTime near {seg['start']:.2f} s from ?t=")
+        info(f"?t={seg['start']:.2f}: currentTime {t:.2f} s")
+        self.b.execute("arguments[0].pause();", audio)
+
+    def action_items(self) -> None:
+        notes = [self.api.note(i) for i in self.samples]
+        note = next((n for n in notes if n["actionItems"]), None)
+        expect(note, "no sample note has action items")
+        item = next((i for i in note["actionItems"] if not i["done"]), None)
+        expect(item, "every action item of the note is done already")
+        self.go(f"#/notes/{note['id']}")
+        self.b.wait_until(lambda: self.b.find(tid("note-page")).attribute("data-id") == note["id"], timeout=UI_S,
+                          what="the note page")
+        box = self.wait_shown(tid("task-checkbox", f'[data-id="{item["id"]}"]'))
+        expect(not box.is_selected(), "the task's checkbox is ticked before it was clicked")
+        box.click()
+        wait_until(lambda: next(i for i in self.api.note(note["id"])["actionItems"] if i["id"] == item["id"])["done"],
+                   timeout=10, interval=0.3, what="the action item to be done in /api/notes/ID")
+        expect(self.b.find(tid("task-checkbox", f'[data-id="{item["id"]}"]')).is_selected(),
+               "the checkbox is not ticked after the click")
+        self.b.find(tid("nav-tasks")).click()
+        self.wait_shown(tid("tasks-view"))
+        toggle = self.b.find(tid("show-completed"))
+        if toggle.is_selected():
+            toggle.click()
+        open_ids = {i["id"] for g in self.api.get("/api/tasks?completed=false")["groups"] for i in g["items"]}
+
+        def ui_items():
+            return {e.attribute("data-id") for e in self.shown(tid("task-item"))}
+
+        self.b.wait_until(lambda: ui_items() == open_ids, timeout=UI_S,
+                          what=f"the {len(open_ids)} open tasks (and no others) with show-completed off")
+        expect(item["id"] not in ui_items(), "the ticked task is listed with show-completed off")
+        self.b.find(tid("show-completed")).click()
+        self.b.wait_until(lambda: item["id"] in ui_items(), timeout=UI_S,
+                          what="the ticked task to be listed with show-completed on")
+        ticked = self.b.find(tid("task-item", f'[data-id="{item["id"]}"]') + ' input[type="checkbox"]')
+        expect(ticked.is_selected(), "the completed task is listed but not checked")
+        groups = self.shown(tid("task-group"))
+        expect(note["id"] in {g.attribute("data-note-id") for g in groups}, "no task-group for the note")
+        everything = ui_items()
+        self.shot("tasks.png")
+        # The person filter: pick someone whose tasks are fewer than all of them, if anyone.
+        people = self.api.get("/api/tasks?completed=true")["people"]
+        expect(people, "/api/tasks lists no people")
+        options = self.b.execute("return [...document.querySelectorAll('[data-testid=\"person-filter\"] option')]"
+                                 ".map(o => o.value);")
+        expect(set(people) <= set(options), f"person-filter offers {options}, the API's people are {people}")
+
+        def person_items(p: str) -> set[str]:
+            q = urllib.parse.quote(p)
+            return {i["id"] for c in ("true", "false")
+                    for g in self.api.get(f"/api/tasks?completed={c}&person={q}")["groups"] for i in g["items"]}
+
+        sets = {p: person_items(p) for p in people}
+        person = min((p for p in people if sets[p]), key=lambda p: len(sets[p]), default=people[0])
+        self.set_select(tid("person-filter"), person)
+        self.b.wait_until(lambda: ui_items() == sets[person], timeout=UI_S,
+                          what=f"the tasks of {person} ({len(sets[person])}) after person-filter")
+        info(f"tasks: {len(everything)} with completed, {len(sets[person])} for {person!r}")
+        if len(sets[person]) < len(everything):
+            expect(len(ui_items()) < len(everything), "person-filter did not narrow the list")
+
+    def delete_note(self) -> None:
+        note_id = next(iter(self.imported.values()), None)
+        expect(note_id, "no imported note to delete")
+        try:
+            self.wait_note(note_id, {"done", "failed"}, timeout=PROCESSING_S)
+        except WaitTimeout:
+            info("the note is still being processed: deleting it anyway")
+        self.go(f"#/notes/{note_id}")
+        self.b.wait_until(lambda: self.b.find(tid("note-page")).attribute("data-id") == note_id, timeout=UI_S,
+                          what="the note page")
+        self.b.find(tid("note-delete")).click()
+        self.wait_shown(tid("confirm-dialog"))
+        self.b.find(tid("confirm-no")).click()
+        self.b.wait_until(lambda: not self.shown(tid("confirm-dialog")), timeout=5, what="the dialog to close on No")
+        expect(self.api.request("GET", f"/api/notes/{note_id}")[0] == 200, "the note is gone after confirm-no")
+        self.b.find(tid("note-delete")).click()
+        self.wait_shown(tid("confirm-dialog"))
+        self.b.find(tid("confirm-yes")).click()
+        wait_until(lambda: self.api.request("GET", f"/api/notes/{note_id}")[0] == 404, timeout=10, interval=0.3,
+                   what="/api/notes/ID to answer 404")
+        self.go("#/")
+        self.wait_shown(tid("notes-list"))
+        self.b.wait_until(lambda: note_id not in self.list_ids() and self.list_ids(), timeout=UI_S,
+                          what="the deleted note's row to go")
+        audio = list((self.library / "audio").glob(f"{note_id}*"))
+        expect(not audio, f"the deleted note's audio is still there: {[a.name for a in audio]}")
+
+    def screens(self) -> None:
+        self.go("#/")
+        self.wait_shown(tid("notes-list"))
+        self.shot("notes-list.png")
+        note = self.pick_note_with_segments()
+        reached = self.b.set_viewport(360, 740)
+        expect(reached == (360, 740), f"the phone viewport is {reached}, not 360x740")
+        self.shot("notes-list-phone.png")
+        width = self.b.execute("return document.documentElement.scrollWidth;")
+        self.go(f"#/notes/{note['id']}")
+        self.wait_shown(tid("note-page"))
+        self.b.wait_until(lambda: self.b.find_all(tid("segment")), timeout=UI_S, what="segments")
+        self.shot("note-page-phone.png")
+        note_width = self.b.execute("return document.documentElement.scrollWidth;")
+        self.b.set_viewport(1280, 900)
+        expect(width <= 360 and note_width <= 360,
+               f"the page scrolls sideways on a phone: {width} px (list), {note_width} px (note) for 360 px")
+
+    def dark_mode(self) -> None:
+        note = self.pick_note_with_segments()
+        light = self.b.execute("return getComputedStyle(document.body).backgroundColor;")
+        with Browser(extra_args=["--force-dark-mode", "--blink-settings=preferredColorScheme=0"],
+                     log_path=ARTIFACTS / "chromedriver.log") as dark:
+            dark.get(self.server.url + "#/")
+            expect(dark.execute("return matchMedia('(prefers-color-scheme: dark)').matches;"),
+                   "the dark session does not prefer a dark colour scheme")
+            dark.wait_until(lambda: rendered(dark, tid("notes-list")), timeout=UI_S,
+                            what="notes-list in the dark session")
+            self.shot("notes-list-dark.png", dark)
+            background = dark.execute("return getComputedStyle(document.body).backgroundColor;")
+            dark.get(self.server.url + f"#/notes/{note['id']}")
+            dark.wait_until(lambda: dark.find_all(tid("segment")), timeout=UI_S, what="segments (dark)")
+            self.shot("note-page-dark.png", dark)
+        info(f"body background: light {light}, dark {background}")
+        expect(luminance(background) < luminance(light),
+               f"dark mode does not darken the page: {background} vs {light}")
+
+    def kill_while_recording(self) -> None:
+        self.go("#/")
+        self.wait_shown(tid("notes-list"))
+        before = {n["id"] for n in self.api.all_notes()}
+        self.b.find(tid("record-button")).click()
+        self.b.wait_until(lambda: self.b.find(tid("record-button")).text.strip() == "Stop", timeout=UI_S,
+                          what="record-button to say Stop")
+        started = time.monotonic()
+        note = wait_until(lambda: next((n for n in self.api.all_notes() if n["id"] not in before), None),
+                          timeout=10, interval=0.2, what="the recording's note")
+        note_id = note["id"]
+        time.sleep(max(0.0, started + 6.0 - time.monotonic()))
+        shown_time = self.b.find(tid("record-time")).text.strip()
+        elapsed = time.monotonic() - started
+        self.server.kill()
+        info(f"SIGKILL after {elapsed:.1f} s of recording (record-time {shown_time!r})")
+        self.b.get("about:blank")  # ends the page's capture and its requests to the dead server
+        folder = self.library / "audio"
+        files = list(folder.glob(f"{note_id}*.wav"))
+        if not files:  # not named after the note: the one WAV written during the recording
+            recent = [p for p in folder.glob("*.wav") if p.stat().st_mtime >= time.time() - elapsed - 2]
+            if len(recent) == 1:
+                info(f"the recording's WAV is {recent[0].name}, not named after note {note_id}")
+                files = recent
+        expect(files, f"no WAV for note {note_id[:8]} in {folder}: {sorted(p.name for p in folder.iterdir())}")
+        wav = files[0]
+        size = wav.stat().st_size
+        kept = wav_seconds(wav)
+        info(f"{wav.name}: {kept:.2f} s by its header, {(size - 44) / 32000:.2f} s by its size")
+        expect(kept >= elapsed - 1.5, f"the WAV holds {kept:.2f} s after {elapsed:.1f} s of recording")
+        self.server = Server(self.program, self.library, ARTIFACTS / "server.log", self.server_args)
+        info(f"restarted: {self.server.url}")
+        done = self.wait_note(note_id, {"done"}, timeout=PROCESSING_S)
+        expect(done["duration"] >= elapsed - 1.5, f"the finished note lasts {done['duration']:.2f} s")
+        expect(wav_seconds(wav) >= kept - 0.01, "the WAV lost audio on restart")
+        status, body, headers = self.api.request("GET", f"/api/notes/{note_id}/audio")
+        expect(status == 200 and len(body) == wav.stat().st_size,
+               f"GET audio answered {status} with {len(body)} bytes for a {wav.stat().st_size}-byte file")
+        text = " ".join(s["text"] for s in done["transcript"]["segments"])
+        info(f"after restart: done, {done['duration']:.2f} s, transcript {text.strip()[:80]!r}")
+        expect(words(text), "the recovered note has an empty transcript")
+        self.open("#/")
+        self.b.wait_until(lambda: self.row_state(note_id) == "done", timeout=UI_S,
+                          what="the recovered note's row to show done")
+
+
+def rendered(browser: Browser, css: str) -> list:
+    """The elements matching `css` that are rendered: not display:none (themselves or an
+    ancestor), not hidden, not visibility:hidden. An empty list element still counts."""
+    return browser.execute(
+        "return [...document.querySelectorAll(arguments[0])]"
+        ".filter(e => e.checkVisibility({visibilityProperty: true}));", css)
+
+
+def luminance(css_color: str) -> float:
+    m = re.findall(r"[\d.]+", css_color)
+    if len(m) < 3:
+        return 1.0
+    r, g, b = (float(x) for x in m[:3])
+    alpha = float(m[3]) if len(m) > 3 else 1.0
+    if alpha == 0:  # transparent body: the canvas is white unless the page says otherwise
+        return 255.0
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description="The VoiceNotes web app in headless Chromium.")
+    ap.add_argument("--program", default=str(ROOT / ".build" / "debug" / "voicenotes"),
+                    help="the voicenotes binary (default .build/debug/voicenotes)")
+    ap.add_argument("--language-model", default="qwen-0.5b", help="the server's language model (default qwen-0.5b)")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary library and fixtures")
+    args = ap.parse_args()
+    if not os.access(args.program, os.X_OK):
+        print(f"FAIL setup: {args.program} is not an executable (build it first)")
+        print("0 passed, 1 failed")
+        return 1
+
+    r = Run(args)
+    began = time.monotonic()
+    try:
+        if not r.scenario("server and browser start", r.start):
+            r.finish()
+            print(f"{r.passed} passed, {r.failed} failed")
+            return 1
+        recorded = lambda: r.recorded_id is not None  # noqa: E731
+        have_samples = lambda: len(r.samples) == 3  # noqa: E731
+        r.scenario("first page", r.first_page)
+        r.scenario("models screen", r.models_screen)
+        r.scenario("record: live transcript while recording", r.record_live)
+        r.scenario("import two files by the file input", r.import_files)
+        r.scenario("import by dropping a file on the drop zone", r.import_by_drop)
+        r.scenario("import of a text file is refused", r.import_rejects_text)
+        r.scenario("restore samples", r.restore_samples)
+        r.scenario("record: final transcript WER <= 5%", r.recorded_transcript, recorded, "nothing was recorded")
+        r.scenario("samples analysed", r.samples_analysed, have_samples, "the samples were not restored")
+        r.scenario("search by person", r.search, have_samples, "the samples were not restored")
+        r.scenario("note page: play, rename, export", r.note_page)
+        r.scenario("note page: ?t= starts there", r.deep_link_time)
+        r.scenario("action items and the tasks screen", r.action_items, have_samples, "the samples were not restored")
+        r.scenario("delete a note", r.delete_note)
+        r.scenario("screens at phone size", r.screens)
+        r.scenario("dark mode", r.dark_mode)
+        r.scenario("server killed while recording", r.kill_while_recording)
+    finally:
+        r.finish()
+    info(f"{time.monotonic() - began:.0f} s in all; screenshots in {ARTIFACTS}")
+    print(f"{r.passed} passed, {r.failed} failed", flush=True)
+    return 1 if r.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
