@@ -38,18 +38,22 @@ demo: deps
 	@$(CLI) samples restore --library $(DEMO_LIBRARY)
 	@echo; $(CLI) list --library $(DEMO_LIBRARY)
 	@echo; $(CLI) tasks --library $(DEMO_LIBRARY)
+	@echo; echo "Open these notes in the browser app:"; echo "  $(CLI) serve --open --library $(DEMO_LIBRARY)"
 
-## test: bootstrap, check formatting, build, then run every test (model tests run one at a time)
+## test: bootstrap, check formatting, build, then run every test (model tests run one at a time),
+## then the web app in a real headless Chromium (screenshots in .build/test-artifacts/web)
 test: engines lint
 	swift build --build-tests $(LINK)
 	@.build/debug/voicenotes models install $(SPEECH_MODELS) $(LANGUAGE_MODELS)
 	swift test --skip-build --no-parallel
+	python3 Tests/browser/test_webapp.py --program .build/debug/voicenotes
 
 ## bench: transcription side by side with whisper.cpp's CLI and faster-whisper, the language
 ## model side by side with llama.cpp's own tools, live transcription side by side with
 ## whisper.cpp's whisper-stream, custom language models (commands, vocabulary) with and
 ## without, then the app (search at 100,000 notes, the
-## pipeline's seconds per minute of audio with each language model)
+## pipeline's seconds per minute of audio with each language model), then the web app over HTTP
+## at 100,000 notes (page load, search as you type, the notes list)
 bench: deps
 	@scripts/bench-deps.sh
 	python3 Benchmarks/transcription/bench.py
@@ -61,6 +65,8 @@ bench: deps
 	swift build -c release --product AppBenchmark $(LINK)
 	.build/release/AppBenchmark search
 	.build/release/AppBenchmark pipeline --models qwen-1.5b,qwen-0.5b
+	python3 Benchmarks/web/bench.py --program .build/release/voicenotes \
+	  --library "$$(.build/release/AppBenchmark library --notes 100000)"
 
 ## eval: analysis quality on ../shared/eval/analysis-dev.jsonl, default and small model
 EVAL_FILE ?= $(ROOT)/../shared/eval/analysis-dev.jsonl

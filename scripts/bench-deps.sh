@@ -9,9 +9,10 @@
 # whisper.cpp's streaming example `whisper-stream`, built from the same pinned source distribution
 # as scripts/bootstrap.sh's whisper.cpp against the engine build's ggml, with SDL2 for capture, and
 # PulseAudio (run by the benchmark in user mode, with a null sink whose monitor is the capture
-# source, while paplay plays the speech at real-time pace). Idempotent: every step checks what is
-# in place (by sha256, by import or by a build key) and skips it, so a re-run with everything
-# present takes a few seconds.
+# source, while paplay plays the speech at real-time pace). For the web benchmark
+# (Benchmarks/web/bench.py): wrk, for requests per second with many connections. Idempotent:
+# every step checks what is in place (by sha256, by import or by a build key) and skips it, so a
+# re-run with everything present takes a few seconds.
 #
 # Everything goes into one cache outside the checkout:
 #   VOICENOTES_BENCH_CACHE, default ${VOICENOTES_CACHE:-~/.cache/voicenotes}/bench
@@ -65,7 +66,8 @@ WHISPER_SHA256="5df897e5dd9d9f16804fc937bd85b9f5880a0b29a55f8843585e0e03d76195e5
 
 # libsdl2-dev: whisper-stream captures through SDL2; pulseaudio and pulseaudio-utils (paplay,
 # pactl): the live benchmark plays its speech into a null sink that whisper-stream records from.
-APT_PACKAGES=(time sox pocketsphinx-testdata cmake ninja-build g++ libsdl2-dev pulseaudio pulseaudio-utils)
+# wrk: the web benchmark's requests-per-second test (Benchmarks/web/bench.py).
+APT_PACKAGES=(time sox pocketsphinx-testdata cmake ninja-build g++ libsdl2-dev pulseaudio pulseaudio-utils wrk)
 
 # ---------------------------------------------------------------------------------------------
 install_system() {

@@ -32,7 +32,7 @@ APT_PACKAGES=(
   libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
   libsqlite3-dev libespeak-ng-dev
   libasound2-dev libmicrohttpd-dev
-  chromium chromium-driver openssl
+  chromium chromium-driver openssl curl
   ffmpeg espeak-ng sox pocketsphinx-testdata
 )
 

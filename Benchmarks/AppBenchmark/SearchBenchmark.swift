@@ -50,10 +50,10 @@ struct SearchBenchmark {
         Statistics.percentile(all, 0.99), all.max() ?? 0, all.count))
   }
 
-  /// A library of `noteCount` generated notes, kept in the cache between runs (the notes are
-  /// the same for the same count).
-  private func prepareLibrary() async throws -> URL {
-    let library = cache.appendingPathComponent("search-\(noteCount)")
+  /// A library of `noteCount` generated notes in `folder`, by default kept in the cache between
+  /// runs (the notes are the same for the same count).
+  func prepareLibrary(at folder: URL? = nil) async throws -> URL {
+    let library = folder ?? cache.appendingPathComponent("search-\(noteCount)")
     if let store = try? NoteStore(library: library), (try? await store.count()) == noteCount { return library }
     try? FileManager.default.removeItem(at: library)
     FileManager.default.fputs("search: generating \(noteCount) notes in \(library.path)…")

@@ -3,6 +3,7 @@
 //
 //   AppBenchmark search [--notes N] [--rounds R]
 //   AppBenchmark pipeline [--models qwen-1.5b,qwen-0.5b] [--runs R] [FILE...]
+//   AppBenchmark library [FOLDER] [--notes N]   (makes a generated library, prints its path; for the web benchmark)
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -24,6 +25,13 @@ do {
     let notes = Int(option("--notes") ?? "") ?? 100_000
     let rounds = Int(option("--rounds") ?? "") ?? 20
     try await SearchBenchmark(noteCount: notes, rounds: rounds, cache: cache).run()
+  case "library":
+    let notes = Int(option("--notes") ?? "") ?? 100_000
+    let folder = arguments.dropFirst().first { !$0.hasPrefix("--") && Int($0) == nil }.map {
+      URL(fileURLWithPath: $0, isDirectory: true)
+    }
+    let benchmark = SearchBenchmark(noteCount: notes, rounds: 0, cache: cache)
+    print(try await benchmark.prepareLibrary(at: folder).path)
   case "pipeline":
     let models = (option("--models") ?? "qwen-1.5b,qwen-0.5b").split(separator: ",").map(String.init)
     let runs = Int(option("--runs") ?? "") ?? 3
@@ -40,7 +48,9 @@ do {
     }
     try await PipelineBenchmark(models: models, runs: runs, files: files, cache: cache).run()
   default:
-    fail("usage: AppBenchmark search [--notes N] [--rounds R] | pipeline [--models A,B] [--runs R] [FILE...]")
+    fail(
+      "usage: AppBenchmark search [--notes N] [--rounds R] | pipeline [--models A,B] [--runs R] [FILE...] "
+        + "| library [FOLDER] [--notes N]")
   }
 } catch {
   fail((error as? LocalizedError)?.errorDescription ?? "\(error)")

@@ -47,7 +47,7 @@ struct NotePipelineTests {
     #expect(open.standardOutput.contains("["), "\(open.standardOutput)")
   }
 
-  @Test("a note killed during analysis is finished by the next start")
+  @Test("a note killed during analysis: reading commands return at once, `resume` finishes it")
   func resumesAfterKill() throws {
     let folder = Fixtures.temporaryFolder("note-kill")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -79,7 +79,17 @@ struct NotePipelineTests {
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
 
-    // The next command resumes the interrupted note before it lists.
+    // Reading commands do not wait for the unfinished note.
+    for command in [["list", "--json"], ["search", "parcel"], ["tasks"]] {
+      let started = Date()
+      let read = try voicenotes(command, library: library)
+      let seconds = Date().timeIntervalSince(started)
+      print(String(format: "%@ with an unfinished note: %.3f s", command[0], seconds))
+      #expect(read.status == 0 && seconds < 0.5, "\(command): \(seconds) s, \(read.standardError)")
+    }
+    #expect(try voicenotes(["list", "--json"], library: library).standardOutput.contains("\"analyzing\""))
+    let resumed = try voicenotes(["resume", "--quiet"], library: library)
+    #expect(resumed.status == 0, "\(resumed.standardError)")
     let listed = try voicenotes(["list", "--json"], library: library)
     let notes = try #require(
       try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])

@@ -17,9 +17,11 @@ final class TestServer: @unchecked Sendable {
   /// Starts a server; `worker` also starts the background worker (real transcription with
   /// base, analysis with the tiny language model).
   static func start(
-    token: String? = nil, maximumUpload: Int64 = 64 << 20, worker: Bool = false, host: String = "127.0.0.1"
+    token: String? = nil, maximumUpload: Int64 = 64 << 20, worker: Bool = false, host: String = "127.0.0.1",
+    tls: Bool = false
   ) async throws -> TestServer {
     let folder = Fixtures.temporaryFolder("web")
+    let certificate = tls ? try TLSCertificate.selfSigned(in: folder.appendingPathComponent("tls"), hosts: ["127.0.0.1"]) : nil
     let configuration = LibraryConfiguration(
       folder: folder.appendingPathComponent("library"), speechModel: .default, liveModel: .tinyEnglish,
       languageModel: .tiny, samplesFolder: Fixtures.root.appendingPathComponent("Samples"))
@@ -28,7 +30,7 @@ final class TestServer: @unchecked Sendable {
       library: library, security: WebSecurity(boundHost: host, token: token),
       settings: WebApp.Settings(maximumUpload: maximumUpload, version: "test"))
     let server = HTTPServer(handler: app)
-    try server.start(host: "127.0.0.1", port: 0)
+    try server.start(host: "127.0.0.1", port: 0, tls: certificate.map { ($0.certificate, $0.key) })
     await app.start()
     if worker { await library.startWorker() }
     return TestServer(folder: folder, library: library, app: app, server: server)

@@ -22,7 +22,7 @@ struct RecordCommandTests {
       environment: Self.environment.merging(environment) { $1 })
   }
 
-  /// Every note in `library`, read by a new process (which finishes interrupted work first).
+  /// Every note in `library`, read by a new process.
   func listedNotes(_ library: URL) throws -> [VoiceNote] {
     let listed = try voicenotes(["list", "--json"], library: library)
     #expect(listed.status == 0, "\(listed.standardError)")
@@ -146,7 +146,7 @@ struct RecordCommandTests {
     #expect(live.suffix(3).contains("your"), "\(live)")
   }
 
-  @Test("kill -9 mid-recording leaves a playable WAV of what was played; the next command finishes the note")
+  @Test("kill -9 mid-recording leaves a playable WAV of what was played; `resume` finishes the note")
   func killedRecording() async throws {
     let folder = Fixtures.temporaryFolder("record-kill")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -169,6 +169,11 @@ struct RecordCommandTests {
     #expect(stored.duration <= played + 0.1 && stored.duration >= played - 1, "\(stored.duration) s of \(played) s")
     #expect(Self.largestDifference(stored, passage.audio) <= Self.sampleTolerance)
 
+    // Reading leaves the note as it is; `resume` does the work.
+    let unfinished = try listedNotes(library)
+    #expect(unfinished.first?.processing.stage == .recording, "\(unfinished.first?.processing as Any)")
+    let resumed = try voicenotes(["resume", "--quiet"], library: library)
+    #expect(resumed.status == 0, "\(resumed.standardError)")
     let notes = try listedNotes(library)
     try #require(notes.count == 1)
     #expect(notes[0].processing.stage == .done, "\(notes[0].processing)")

@@ -118,9 +118,14 @@ struct ServeCommand: ParsableCommand {
     if openBrowser, let url = urls.first { Self.openInBrowser(url) }
 
     await Self.waitForStopSignal()
-    if !quiet { ProgressReporter.write("stopping: finishing recordings and the step under way\n") }
     await library.finishAllRecordings()
     server.stop()
+    if let busy = library.noteInProgress {
+      // Every step is saved as it ends, so stopping mid-step loses nothing: the next start redoes it.
+      if !quiet { ProgressReporter.write("stopped; note \(busy.prefix(8)) resumes on the next start\n") }
+      fflush(nil)
+      _exit(0)
+    }
     await library.stopWorker()
   }
 
