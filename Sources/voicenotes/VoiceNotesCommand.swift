@@ -7,9 +7,11 @@ struct VoiceNotesCommand: ParsableCommand {
     abstract: "Private, on-device voice notes: transcribed and analysed on this machine, never sent anywhere.",
     options: [.flag("version", help: "Show the version.")],
     subcommands: [
-      ServeCommand.self, ImportCommand.self, RecordCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self, TasksCommand.self,
+      ServeCommand.self, ImportCommand.self, RecordCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self,
+      TasksCommand.self,
       DoneCommand.self,
-      UndoneCommand.self, RetryCommand.self, ResumeCommand.self, AnalyzeCommand.self, RenameCommand.self, DeleteCommand.self,
+      UndoneCommand.self, RetryCommand.self, ResumeCommand.self, AnalyzeCommand.self, RenameCommand.self,
+      DeleteCommand.self,
       ExportCommand.self, SamplesCommand.self, VocabularyCommand.self, TranscribeCommand.self, ModelsCommand.self,
     ])
 

@@ -99,6 +99,28 @@ struct NotePipelineTests {
     #expect((notes.first?["summary"] as? String)?.isEmpty == false)
   }
 
+  @Test("without a language model a note is still transcribed, and analysed once the model is there")
+  func analysisWaitsForTheModel() throws {
+    let folder = Fixtures.temporaryFolder("note-no-model")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let library = folder.appendingPathComponent("library")
+    let off = ["VOICENOTES_LANGUAGE_MODEL": "off"]
+    let imported = try Program.run(
+      [Fixtures.program.path, "import", Fixtures.jfk.path, "--library", library.path], environment: off)
+    #expect(imported.status == 0, "\(imported.standardError)")
+    #expect(imported.standardError.contains("analysis waits for the language model"), "\(imported.standardError)")
+    let id = imported.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    let waiting = try noteJSON(id, library: library)
+    let processing = waiting["processing"] as? [String: Any]
+    #expect(processing?["stage"] as? String == "analyzing" && processing?["lastError"] == nil, "\(waiting)")
+    #expect(waiting["transcript"] != nil)
+    let resumed = try voicenotes(["resume", "--quiet"], library: library)
+    #expect(resumed.status == 0, "\(resumed.standardError)")
+    let done = try noteJSON(id, library: library)
+    #expect((done["processing"] as? [String: Any])?["stage"] as? String == "done")
+    #expect((done["summary"] as? String)?.isEmpty == false)
+  }
+
   @Test("bad files give one-line errors and leave the library as it was")
   func badFiles() throws {
     let folder = Fixtures.temporaryFolder("note-bad")

@@ -21,7 +21,8 @@ final class TestServer: @unchecked Sendable {
     tls: Bool = false
   ) async throws -> TestServer {
     let folder = Fixtures.temporaryFolder("web")
-    let certificate = tls ? try TLSCertificate.selfSigned(in: folder.appendingPathComponent("tls"), hosts: ["127.0.0.1"]) : nil
+    let certificate =
+      tls ? try TLSCertificate.selfSigned(in: folder.appendingPathComponent("tls"), hosts: ["127.0.0.1"]) : nil
     let configuration = LibraryConfiguration(
       folder: folder.appendingPathComponent("library"), speechModel: .default, liveModel: .tinyEnglish,
       languageModel: .tiny, samplesFolder: Fixtures.root.appendingPathComponent("Samples"))

@@ -11,12 +11,15 @@ import VoiceNotes
 @Suite("Web API", .serialized)
 struct WebAPITests {
   /// The one-line error shape every failure has.
-  func expectOneLineError(_ response: HTTPTestClient.Response, _ status: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+  func expectOneLineError(
+    _ response: HTTPTestClient.Response, _ status: Int, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     #expect(response.status == status, "\(response.status) \(response.text)", sourceLocation: sourceLocation)
     #expect(response.header("content-type")?.hasPrefix("application/json") == true, sourceLocation: sourceLocation)
     let message = response.error ?? ""
     #expect(!message.isEmpty && !message.contains("\n"), "\(response.text)", sourceLocation: sourceLocation)
-    #expect(!message.contains("/tmp/") && !message.contains(".swift"), "no paths: \(message)", sourceLocation: sourceLocation)
+    #expect(
+      !message.contains("/tmp/") && !message.contains(".swift"), "no paths: \(message)", sourceLocation: sourceLocation)
   }
 
   @Test("the page and its files are served with caching and a content-security policy; nothing else is")
@@ -99,7 +102,8 @@ struct WebAPITests {
     #expect(renamed.json["title"] as? String == "Kennedy's address")
     #expect(renamed.json["hasCustomTitle"] as? Bool == true)
     expectOneLineError(
-      try server.client.send("PATCH", "/api/notes/\(id)", headers: ["Content-Type": "application/json"], body: Data("{nope".utf8)),
+      try server.client.send(
+        "PATCH", "/api/notes/\(id)", headers: ["Content-Type": "application/json"], body: Data("{nope".utf8)),
       400)
     expectOneLineError(try server.client.send("PATCH", "/api/notes/\(id)", json: ["title": "   "]), 400)
     expectOneLineError(try server.client.send("PATCH", "/api/notes/\(id)", json: ["name": "x"]), 400)
@@ -172,8 +176,9 @@ struct WebAPITests {
     let stillOpen = try server.client.send("GET", "/api/tasks?completed=false")
     #expect(((stillOpen.json["groups"] as? [[String: Any]])?.first?["items"] as? [Any])?.count == 1)
     let all = try server.client.send("GET", "/api/tasks?completed=true&person=pri")
-    #expect(((all.json["groups"] as? [[String: Any]])?.first?["items"] as? [[String: Any]])?.map { $0["task"] as? String }
-      == ["Book the offsite venue"])
+    #expect(
+      ((all.json["groups"] as? [[String: Any]])?.first?["items"] as? [[String: Any]])?.map { $0["task"] as? String }
+        == ["Book the offsite venue"])
     expectOneLineError(try server.client.send("PATCH", "/api/tasks/\(itemID)", json: ["done": "yes"]), 400)
     expectOneLineError(try server.client.send("PATCH", "/api/tasks/ffffffff", json: ["done": true]), 404)
     expectOneLineError(try server.client.send("GET", "/api/tasks?completed=maybe"), 400)
@@ -222,7 +227,8 @@ struct WebAPITests {
         "POST", "/api/recordings/\(id)/audio", headers: ["Content-Type": "application/octet-stream"],
         body: Data([1, 2, 3])), 400)
     expectOneLineError(
-      try server.client.send("POST", "/api/recordings/\(id)/audio", headers: ["Content-Type": "text/plain"], body: Data([1, 2])),
+      try server.client.send(
+        "POST", "/api/recordings/\(id)/audio", headers: ["Content-Type": "text/plain"], body: Data([1, 2])),
       415)
     let stopped = try server.client.send("POST", "/api/recordings/\(id)/stop")
     #expect(stopped.json["stage"] as? String == "transcribing", "\(stopped.text)")
@@ -230,7 +236,8 @@ struct WebAPITests {
     expectOneLineError(try server.client.send("POST", "/api/recordings/\(id)/stop"), 404)
     expectOneLineError(
       try server.client.send(
-        "POST", "/api/recordings/\(id)/audio", headers: ["Content-Type": "application/octet-stream"], body: Data([0, 0])),
+        "POST", "/api/recordings/\(id)/audio", headers: ["Content-Type": "application/octet-stream"],
+        body: Data([0, 0])),
       404)
   }
 
@@ -238,7 +245,8 @@ struct WebAPITests {
   func hostAndOrigin() async throws {
     let server = try await TestServer.start()
     defer { Task { await server.stop() } }
-    expectOneLineError(try server.client.send("GET", "/api/status", hostHeader: "evil.example:\(server.server.port)"), 403)
+    expectOneLineError(
+      try server.client.send("GET", "/api/status", hostHeader: "evil.example:\(server.server.port)"), 403)
     expectOneLineError(try server.client.send("GET", "/", hostHeader: "192.168.1.5"), 403)
     #expect(try server.client.send("GET", "/api/status", hostHeader: "localhost:\(server.server.port)").status == 200)
     let note = try await server.addAnalysedNote(title: "Origin test", people: [], tasks: [], text: "words")
@@ -267,9 +275,12 @@ struct WebAPITests {
     #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
     let pair = String(cookie.split(separator: ";")[0])
     #expect(try server.client.send("GET", "/api/status", headers: ["Cookie": pair]).status == 200)
-    #expect(try server.client.send("GET", "/api/status", headers: ["Authorization": "Bearer s3cret-token-123"]).status == 200)
+    #expect(
+      try server.client.send("GET", "/api/status", headers: ["Authorization": "Bearer s3cret-token-123"]).status == 200)
     // Bound to every interface, an IP address is a valid Host; a name is not.
-    #expect(try server.client.send("GET", "/api/status", headers: ["Cookie": pair], hostHeader: "192.168.1.5:80").status == 200)
+    #expect(
+      try server.client.send("GET", "/api/status", headers: ["Cookie": pair], hostHeader: "192.168.1.5:80").status
+        == 200)
     expectOneLineError(
       try server.client.send("GET", "/api/status", headers: ["Cookie": pair], hostHeader: "rebind.example"), 403)
   }
@@ -279,23 +290,27 @@ struct WebAPITests {
     let server = try await TestServer.start(worker: true)
     defer { Task { await server.stop() } }
     let note = try await server.addAnalysedNote(title: "Before", people: [], tasks: [], text: "words")
-    let renamed = try server.client.readEvents(timeout: 10, until: { $0.contains("\"title\":\"After\"") }) {
-      _ = try server.client.send("PATCH", "/api/notes/\(note.id)", json: ["title": "After"])
-    }
+    let renamed = try server.client.readEvents(
+      timeout: 10, until: { $0.contains("\"title\":\"After\"") },
+      afterConnect: {
+        _ = try server.client.send("PATCH", "/api/notes/\(note.id)", json: ["title": "After"])
+      })
     #expect(renamed.contains("event: note"), "\(renamed)")
     #expect(renamed.contains("\"title\":\"After\""))
     // Another process: a second store on the same database file, as the command line would open it.
-    let external = try await server.client.readEvents(timeout: 10, until: { $0.contains("event: library") }) {
-      let other = try NoteStore(library: server.library.configuration.folder)
-      var changed = note
-      changed.title = "Changed elsewhere"
-      let semaphore = DispatchSemaphore(value: 0)
-      Task {
-        try? await other.save(changed)
-        semaphore.signal()
-      }
-      semaphore.wait()
-    }
+    let external = try await server.client.readEvents(
+      timeout: 10, until: { $0.contains("event: library") },
+      afterConnect: {
+        let other = try NoteStore(library: server.library.configuration.folder)
+        var changed = note
+        changed.title = "Changed elsewhere"
+        let semaphore = DispatchSemaphore(value: 0)
+        Task {
+          try? await other.save(changed)
+          semaphore.signal()
+        }
+        semaphore.wait()
+      })
     #expect(external.contains("event: library"), "\(external)")
   }
 
@@ -304,11 +319,14 @@ struct WebAPITests {
     let server = try await TestServer.start(worker: true)
     defer { Task { await server.stop() } }
     var id = ""
-    let stream = try server.client.readEvents(timeout: 240, until: { $0.contains("\"state\":\"done\"") }) {
-      let created = try server.client.send(
-        "POST", "/api/imports?name=jfk.wav", headers: ["Content-Type": "audio/wav"], body: try Data(contentsOf: Fixtures.jfk))
-      id = created.json["id"] as? String ?? ""
-    }
+    let stream = try server.client.readEvents(
+      timeout: 240, until: { $0.contains("\"state\":\"done\"") },
+      afterConnect: {
+        let created = try server.client.send(
+          "POST", "/api/imports?name=jfk.wav", headers: ["Content-Type": "audio/wav"],
+          body: try Data(contentsOf: Fixtures.jfk))
+        id = created.json["id"] as? String ?? ""
+      })
     #expect(stream.contains("\"state\":\"transcribing\""), "progress while transcribing")
     #expect(stream.contains("\"state\":\"done\""), "\(stream.suffix(500))")
     let note = try server.client.send("GET", "/api/notes/\(id)")

@@ -207,14 +207,17 @@ class Server:
         self.proc.wait(timeout=10)
         self.log.close()
 
-    def stop(self, grace: float = 15.0) -> None:
+    def stop(self, grace: float = 60.0) -> None:
         """SIGTERM, then SIGKILL after `grace` seconds."""
         if self.proc.poll() is None:
+            asked = time.monotonic()
             self.proc.terminate()
             try:
                 self.proc.wait(timeout=grace)
             except subprocess.TimeoutExpired:
                 info(f"the server did not stop within {grace:.0f} s of SIGTERM: killed")
+            else:
+                info(f"the server stopped {time.monotonic() - asked:.1f} s after SIGTERM")
         self.kill()
 
 
@@ -387,8 +390,8 @@ class Run:
 
     def start(self) -> None:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        for old in ARTIFACTS.glob("*.png"):
-            old.unlink()
+        for old in [*ARTIFACTS.glob("*.png"), ARTIFACTS / "server.log", ARTIFACTS / "chromedriver.log"]:
+            old.unlink(missing_ok=True)
         for tool in ("sox", "espeak-ng", "/usr/bin/chromium", "/usr/bin/chromedriver"):
             if not shutil.which(tool):
                 raise RuntimeError(f"{tool} is missing (scripts/bootstrap.sh system installs it)")
@@ -397,6 +400,8 @@ class Run:
         self.server = Server(self.program, self.library, ARTIFACTS / "server.log", self.server_args)
         info(f"server: {self.server.url} on {self.library}")
         self.browser = Browser(fake_audio=self.speech, log_path=ARTIFACTS / "chromedriver.log")
+        self.browser.get("about:blank")
+        self.browser.set_viewport(1280, 900)
 
     @property
     def program(self) -> Path:
@@ -501,19 +506,20 @@ class Run:
             if time.monotonic() >= stop_at:
                 break
             if not live_text:
-                el = self.b.find_all(tid("live-transcript"))
-                if el and el[0].is_displayed():
-                    live_text = el[0].text.strip()
-                    if live_text:
-                        info(f"live text after {time.monotonic() - started:.1f} s: {live_text[:60]!r}")
-                        self.shot("recording.png")
+                live_text = self.b.execute(
+                    "const e = document.querySelector('[data-testid=\"live-transcript\"]');"
+                    "if (!e || !e.checkVisibility()) return '';"
+                    "return [...e.querySelectorAll('.final, .volatile')].map(x => x.textContent).join(' ').trim();")
+                if live_text:
+                    info(f"live text after {time.monotonic() - started:.1f} s: {live_text[:60]!r}")
+                    self.shot("recording.png")
             t = self.b.find_all(tid("record-time"))
             if t:
                 times.append(t[0].text.strip())
             time.sleep(0.25)
         final = self.b.execute("const e = document.querySelector('[data-testid=\"live-transcript\"]');"
                                "return e ? [...e.querySelectorAll('.final')].map(x => x.textContent).join(' ') : '';")
-        expect(live_text, "live-transcript showed no text while recording")
+        expect(live_text, "live-transcript showed no text (.final or .volatile) while recording")
         expect(len(set(times)) >= 3, f"record-time did not advance while recording: {sorted(set(times))[:5]}")
         self.b.find(tid("record-button")).click()
         self.recorded_stop_at = time.monotonic()
@@ -638,8 +644,8 @@ class Run:
 
         def done():
             state = self.row_state(note_id)
-            if state and (not seen or seen[-1] != state):
-                seen.append(state)
+            if state and (not seen or not seen[-1].startswith(state + " ")):
+                seen.append(f"{state} ({time.monotonic() - self.recorded_stop_at:.0f} s)")
             if state == "failed":
                 raise Failure(f"the recorded note failed: {self.api.note(note_id).get('error')}")
             return state == "done"
@@ -690,7 +696,7 @@ class Run:
         expect(person, "no person of at least 3 letters in the samples to search for")
         query = person.split()[0]
         api_ids = [r["note"]["id"] for r in
-                   self.api.get(f"/api/search?q={urllib.parse.quote(query)}&scope=people&limit=200")["results"]]
+                   self.api.get(f"/api/search?q={urllib.parse.quote(query)}&scope=people&limit=100")["results"]]
         expect(api_ids, f"/api/search finds no note for person {query!r}")
         self.go("#/")
         self.wait_shown(tid("notes-list"))
@@ -725,7 +731,7 @@ class Run:
         expect(self.shown(tid("note-page")), "note-page not shown")
         # The route alone restores a search: another scope, typed into the address bar.
         spoken = self.pick_note_with_segments()["transcript"]["segments"]
-        word = next((w for s in spoken for w in words(s["text"]) if len(w) >= 6 and w.isalpha()), None)
+        word = next((w.lower() for s in spoken for w in re.findall(r"[A-Za-z]{6,}", s["text"])), None)
         expect(word, "no word of 6 letters in a transcript to search for")
         self.go(f"#/search?q={word}&scope=transcript")
         self.b.wait_until(lambda: self.shown(tid("search-result")), timeout=UI_S,
@@ -735,7 +741,7 @@ class Run:
         expect(self.b.find(tid("search-scope")).property("value") == "transcript",
                "search-scope does not show the route's scope")
         ui = {r.attribute("data-id") for r in self.shown(tid("search-result"))}
-        api = {r["note"]["id"] for r in self.api.get(f"/api/search?q={word}&scope=transcript&limit=200")["results"]}
+        api = {r["note"]["id"] for r in self.api.get(f"/api/search?q={word}&scope=transcript&limit=100")["results"]}
         expect(ui and ui <= api, f"transcript search for {word!r}: page {sorted(ui)}, API {sorted(api)}")
 
     def pick_note_with_segments(self) -> dict:

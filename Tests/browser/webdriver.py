@@ -109,6 +109,11 @@ class Element:
         return [Element(self.browser, v[ELEMENT_KEY]) for v in value]
 
     def click(self) -> None:
+        """Scrolls the element to the middle of the viewport (clear of sticky headers and
+        footers), then clicks its centre as a person would."""
+        self.browser._session("POST", "/execute/sync", {
+            "script": "arguments[0].scrollIntoView({block: 'center', inline: 'center'});",
+            "args": [{ELEMENT_KEY: self.id}]})
         self.browser._session("POST", self._url("/click"), {})
 
     def clear(self) -> None:

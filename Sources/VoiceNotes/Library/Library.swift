@@ -349,7 +349,8 @@ public actor Library {
     let speech = try? SpeechModel.named(name)
     let language = try? LanguageModelWeights.named(name)
     guard speech != nil || language != nil else {
-      throw LibraryError.unknownModel(name: name, known: SpeechModel.all.map(\.name) + LanguageModelWeights.all.map(\.name))
+      throw LibraryError.unknownModel(
+        name: name, known: SpeechModel.all.map(\.name) + LanguageModelWeights.all.map(\.name))
     }
     guard installing.insert(name).inserted else { return }
     events.publish(.model(name: name, status: .downloading, stage: "starting", fraction: 0))

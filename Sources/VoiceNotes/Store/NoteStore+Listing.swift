@@ -24,7 +24,11 @@ extension NoteStore {
       (note: try decodeNote(row), number: row.int(14))
     }
     let shown = rows.prefix(limit)
-    let next = rows.count > limit ? shown.last.map { NotePage.Cursor(createdAt: $0.note.createdAt.timeIntervalSinceReferenceDate, number: $0.number) } : nil
+    let next =
+      rows.count > limit
+      ? shown.last.map {
+        NotePage.Cursor(createdAt: $0.note.createdAt.timeIntervalSinceReferenceDate, number: $0.number)
+      } : nil
     return NotePage(notes: shown.map(\.note), next: next, total: try count())
   }
 

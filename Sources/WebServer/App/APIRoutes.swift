@@ -213,7 +213,9 @@ struct APIRoutes: Sendable {
     let name = query["format"] ?? "md"
     guard let format = NoteExportFormat(rawValue: name) else {
       throw Failure(
-        400, "'\(name.prefix(20))' is not an export format; use one of \(NoteExportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        400,
+        "'\(name.prefix(20))' is not an export format; use one of \(NoteExportFormat.allCases.map(\.rawValue).joined(separator: ", "))"
+      )
     }
     let note = try await library.note(id)
     let text = try format.render(note)
@@ -254,7 +256,9 @@ struct APIRoutes: Sendable {
     let words = query["q"] ?? ""
     let scopeName = query["scope"] ?? "all"
     guard let scope = Self.scope(named: scopeName) else {
-      throw Failure(400, "'\(scopeName.prefix(20))' is not a scope; use all, title, transcript, summary, tags, people or action-items")
+      throw Failure(
+        400,
+        "'\(scopeName.prefix(20))' is not a scope; use all, title, transcript, summary, tags, people or action-items")
     }
     var limit = 20
     if let text = query["limit"] {

@@ -46,6 +46,8 @@ public struct WebApp: HTTPHandler {
   /// Folder for uploads in flight, inside the library (same file system as the audio folder).
   var uploadFolder: URL { library.configuration.folder.appendingPathComponent(".uploads", isDirectory: true) }
 
+  /// Refuses what the security rules refuse before the body is read; takes imports as files and
+  /// everything else in memory, within limits.
   public func bodyPolicy(for head: HTTPRequest.Head) -> HTTPBodyPolicy {
     if let refusal = security.refusal(for: head) { return .reject(refusal.secured) }
     switch (head.method, head.path) {
@@ -67,6 +69,7 @@ public struct WebApp: HTTPHandler {
     }
   }
 
+  /// The page, a file of it, the login, the event stream or an API answer.
   public func respond(to request: HTTPRequest) async -> HTTPResponse {
     await dispatch(request).secured
   }
@@ -84,8 +87,10 @@ public struct WebApp: HTTPHandler {
     guard head.method == "GET" || head.method == "HEAD" else {
       return .error(405, "the page's files are read with GET", headers: [("Allow", "GET")])
     }
-    let path = head.path == "/" || head.path == "/index.html" ? "index.html" : String(head.path.dropFirst("/app/".count))
-    guard head.path == "/" || head.path == "/index.html" || head.path.hasPrefix("/app/"), let file = resources.files[path]
+    let path =
+      head.path == "/" || head.path == "/index.html" ? "index.html" : String(head.path.dropFirst("/app/".count))
+    guard head.path == "/" || head.path == "/index.html" || head.path.hasPrefix("/app/"),
+      let file = resources.files[path]
     else {
       return .error(404, "there is no such page; open / for the app")
     }

@@ -36,7 +36,8 @@ public struct HTTPRequest: Sendable {
       self.method = method
       self.path = path
       self.query = query
-      self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+      self.headers = Dictionary(
+        headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
       self.isSecure = isSecure
     }
   }

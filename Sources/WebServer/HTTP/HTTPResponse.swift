@@ -32,9 +32,12 @@ public struct HTTPResponse: Sendable {
   }
 
   /// A one-line JSON error: `{"error": "…"}`.
-  public static func error(_ status: Int, _ message: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+  public static func error(_ status: Int, _ message: String, headers: [(name: String, value: String)] = [])
+    -> HTTPResponse
+  {
     let line = message.replacingOccurrences(of: "\n", with: " ")
-    let data = (try? JSONSerialization.data(withJSONObject: ["error": line], options: [.withoutEscapingSlashes])) ?? Data()
+    let data =
+      (try? JSONSerialization.data(withJSONObject: ["error": line], options: [.withoutEscapingSlashes])) ?? Data()
     var response = json(data, status: status)
     response.headers += headers
     return response

@@ -271,7 +271,8 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer?, serv
   switch response.body {
   case .data(let data):
     made = data.withUnsafeBytes { bytes in
-      MHD_create_response_from_buffer(data.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), cmhd_must_copy())
+      MHD_create_response_from_buffer(
+        data.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), cmhd_must_copy())
     }
   case .file(let url, let offset, let length):
     let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)

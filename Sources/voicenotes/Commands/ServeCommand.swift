@@ -18,9 +18,11 @@ struct ServeCommand: ParsableCommand {
       """,
     options: [
       .option("port", short: "p", value: "number", help: "The port (default 8765; 0 picks a free one)."),
-      .option("host", value: "address", help: "The address to listen on (default 127.0.0.1; 0.0.0.0 for every network)."),
+      .option(
+        "host", value: "address", help: "The address to listen on (default 127.0.0.1; 0.0.0.0 for every network)."),
       .flag("open", help: "Open the app in the default browser."),
-      .option("token", value: "text", help: "The token clients must present beyond loopback (default: a new random one)."),
+      .option(
+        "token", value: "text", help: "The token clients must present beyond loopback (default: a new random one)."),
       .option("tls-cert", value: "file", help: "PEM certificate for HTTPS (with --tls-key)."),
       .option("tls-key", value: "file", help: "PEM private key for HTTPS (with --tls-cert)."),
       .option("max-upload-mb", value: "number", help: "The largest import accepted, in MB (default 1024)."),
@@ -47,7 +49,9 @@ struct ServeCommand: ParsableCommand {
 
   init(_ input: ParsedInput) throws(UsageError) {
     if let text = input.value("port") {
-      guard let value = UInt16(text) else { throw input.error("'\(text)' is not a port; give 0 to 65535, such as 8765") }
+      guard let value = UInt16(text) else {
+        throw input.error("'\(text)' is not a port; give 0 to 65535, such as 8765")
+      }
       port = value
     } else {
       port = 8765

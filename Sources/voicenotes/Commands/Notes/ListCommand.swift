@@ -16,19 +16,25 @@ struct ListCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let notes = try await LibraryOption.open(library).store.allNotes()
+    let app = try await LibraryOption.open(library)
     if json {
-      print(try NoteFormatting.json(notes))
+      print(try NoteFormatting.json(try await app.store.allNotes()))
       return
     }
-    if notes.isEmpty {
+    // Page by page, without transcripts: quick however large the library.
+    var page = try await app.page(limit: 500)
+    if page.notes.isEmpty {
       print("No notes yet. Add some with `voicenotes import FILE...` or `voicenotes samples restore`.")
       return
     }
-    for note in notes {
-      print(
-        "\(note.id.prefix(8))  \(NoteFormatting.date(note.createdAt))  \(NoteFormatting.duration(note.duration))  "
-          + "\(NoteFormatting.state(note.processing))  \(note.title)")
+    while true {
+      for note in page.notes {
+        print(
+          "\(note.id.prefix(8))  \(NoteFormatting.date(note.createdAt))  \(NoteFormatting.duration(note.duration))  "
+            + "\(NoteFormatting.state(note.processing))  \(note.title)")
+      }
+      guard let next = page.next else { break }
+      page = try await app.page(after: next, limit: 500)
     }
   }
 }

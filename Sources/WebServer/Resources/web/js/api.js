@@ -112,10 +112,9 @@ export const stopRecording = (recordingID) => request('POST', `/api/recordings/$
 
 // Import
 
-/** The Content-Type the import route takes for `file`: its own type when audio or video, else octet-stream. */
+/** The Content-Type an import is sent with: the file's own type, or octet-stream when the browser has none. */
 export function importContentType(file) {
-  const type = (file.type || '').toLowerCase();
-  return type.startsWith('audio/') || type.startsWith('video/') ? file.type : 'application/octet-stream';
+  return file.type || 'application/octet-stream';
 }
 
 /**

@@ -31,7 +31,7 @@ function refreshStatus() {
 
 const router = createRouter((route) => show(route));
 const navigate = (hash, options) => router.navigate(hash, options);
-const search = createSearch({ api, router, navigate, store });
+const search = createSearch({ api, router, navigate });
 
 const screens = {
   notes: { screen: createNotesScreen({ api, events, store, recorder, toast, navigate }), title: 'Notes' },
@@ -73,8 +73,6 @@ events.on('resync', refreshStatus);
 events.on('model', (data) => {
   if (data && data.status !== 'downloading') refreshStatus();
 });
-
-shell.warnBeforeLeaving(() => recorder.get().phase !== 'idle');
 
 search.bindHeader(document);
 refreshStatus();

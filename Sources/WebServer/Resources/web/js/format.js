@@ -10,7 +10,7 @@ export function formatDuration(seconds) {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
 const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
 const yearFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
@@ -63,7 +63,7 @@ export function describeState(summary) {
     case 'recording': return 'Recording';
     case 'saved': return 'Saved';
     case 'transcribing': return `Transcribing${percent || '…'}`;
-    case 'analysing': return `Analysing${percent || '…'}`;
+    case 'analysing': return 'Analysing…';
     case 'done': return 'Done';
     case 'failed': return 'Failed';
     default: return summary.state ? String(summary.state) : 'Unknown';

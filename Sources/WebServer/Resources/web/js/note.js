@@ -50,7 +50,7 @@ function createNoteView(container, handlers) {
   const failure = el('div', { class: 'note-failure panel-error', hidden: true },
     el('p', { class: 'note-error' }),
     el('button', { type: 'button', class: 'btn', 'data-testid': 'note-retry' }, 'Retry'));
-  const audio = el('audio', { controls: true, preload: 'metadata', class: 'note-audio', 'data-testid': 'note-audio' });
+  const audio = el('audio', { controls: true, preload: 'metadata', class: 'note-audio', 'data-testid': 'note-audio', 'aria-label': 'The recording' });
   const summary = el('p', { class: 'note-summary', 'data-testid': 'note-summary' });
   const tags = el('ul', { class: 'chips', 'data-testid': 'note-tags', 'aria-label': 'Tags' });
   const tagsEmpty = el('p', { class: 'muted' });
@@ -82,7 +82,7 @@ function createNoteView(container, handlers) {
     el('div', { class: 'note-grid' },
       el('section', { class: 'card note-summary-card', 'aria-labelledby': 'summary-heading' },
         el('h2', { id: 'summary-heading' }, 'Summary'), summary),
-      el('section', { class: 'card', 'aria-labelledby': 'tasks-heading' },
+      el('section', { class: 'card note-tasks-card', 'aria-labelledby': 'tasks-heading' },
         el('h2', { id: 'tasks-heading' }, 'Action items'), tasks, tasksEmpty),
       el('section', { class: 'card', 'aria-labelledby': 'tags-heading' },
         el('h2', { id: 'tags-heading' }, 'Tags'), tags, tagsEmpty),
@@ -227,7 +227,6 @@ function createNoteView(container, handlers) {
           href: handlers.exportURL(format), download: true, class: 'export-link',
           'data-testid': 'export-link', 'data-format': format, 'aria-label': `Export as ${label}`,
         }, label))));
-      setText(confirmText, `“${displayTitle(note)}” and its recording will be deleted. This can’t be undone.`);
     },
 
     renderState(summaryData) {
@@ -329,7 +328,8 @@ function createNoteView(container, handlers) {
       }
     },
 
-    confirmDelete() {
+    confirmDelete(title) {
+      setText(confirmText, `“${title}” and its recording will be deleted. This can’t be undone.`);
       return new Promise((resolve) => {
         dialog.returnValue = '';
         const offClose = on(dialog, 'close', () => {
@@ -361,6 +361,8 @@ export function createNoteScreen({ api, events, toast, navigate, setTitle }) {
   let fetchAgain = false;
   let deleting = false;
   let startAt = null;
+  let audioState = null;
+  let transcriptKey = null;
 
   function reset() {
     for (const off of offs) off();
@@ -372,20 +374,23 @@ export function createNoteScreen({ api, events, toast, navigate, setTitle }) {
     fetching = null;
     fetchAgain = false;
     deleting = false;
+    audioState = null;
+    transcriptKey = null;
   }
 
   function show(next) {
-    const previous = note;
     note = next;
     setTitle(displayTitle(note));
     view.renderNote(note);
     view.setAudio(note.audioURL || `/api/notes/${encodeURIComponent(note.id)}/audio`);
-    if (previous && previous.state === 'recording' && note.state !== 'recording') view.reloadAudio();
-    const transcriptChanged = !previous
-      || JSON.stringify(previous.transcript && previous.transcript.segments) !== JSON.stringify(note.transcript && note.transcript.segments)
-      || (previous.state !== note.state && !note.transcript);
-    if (transcriptChanged) {
-      segments = (note.transcript && Array.isArray(note.transcript.segments)) ? note.transcript.segments : [];
+    // A recording that just ended has more audio than the player loaded.
+    if (audioState === 'recording' && note.state !== 'recording') view.reloadAudio();
+    audioState = note.state;
+    const list = note.transcript && Array.isArray(note.transcript.segments) ? note.transcript.segments : [];
+    const key = list.length ? JSON.stringify(list) : `empty:${note.transcript ? 'transcript' : 'none'}:${note.state}`;
+    if (key !== transcriptKey) {
+      transcriptKey = key;
+      segments = list;
       view.renderTranscript(note.transcript, note.state);
     }
     if (startAt !== null) {
@@ -493,7 +498,7 @@ export function createNoteScreen({ api, events, toast, navigate, setTitle }) {
 
     async delete() {
       if (!note || deleting) return;
-      const confirmed = await view.confirmDelete();
+      const confirmed = await view.confirmDelete(displayTitle(note));
       if (!confirmed || !note) return;
       deleting = true;
       view.setBusyDeleting(true);

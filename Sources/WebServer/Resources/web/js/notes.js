@@ -49,7 +49,8 @@ function createNotesView(container, handlers) {
   const rows = new Map();
 
   const recordButton = el('button', { type: 'button', class: 'btn record-button', 'data-testid': 'record-button' }, 'Record');
-  const recordTime = el('span', { class: 'record-time', 'data-testid': 'record-time', hidden: true }, '0:00');
+  const recordTime = el('span', { class: 'record-time', 'data-testid': 'record-time', hidden: true, role: 'timer', 'aria-label': 'Recording time' }, '0:00');
+  const recordNote = el('span', { class: 'record-note muted', hidden: true });
   const recordLine = el('p', { class: 'inline-error', role: 'alert', hidden: true });
   const liveCaption = el('p', { class: 'live-caption' }, 'Live transcript');
   const liveText = el('p', { class: 'live-text' });
@@ -85,7 +86,7 @@ function createNotesView(container, handlers) {
       count),
     bannerSlot,
     el('div', { class: 'toolbar' },
-      el('div', { class: 'recorder' }, recordButton, recordTime),
+      el('div', { class: 'recorder' }, recordButton, recordTime, recordNote),
       el('div', { class: 'toolbar-end' }, importInput, importLabel, restoreButton)),
     recordLine,
     livePanel,
@@ -105,6 +106,7 @@ function createNotesView(container, handlers) {
       el('span', { class: 'note-meta' },
         el('time', { class: 'note-date' }),
         el('span', { class: 'note-length' }),
+        el('span', { class: 'note-file' }),
         el('span', { class: 'note-tags-inline' })));
     const row = el('li', { class: 'note-row', 'data-testid': 'note-row', 'data-id': note.id },
       link,
@@ -123,6 +125,7 @@ function createNotesView(container, handlers) {
     time.title = formatFullDate(note.createdAt);
     setText(time, formatDate(note.createdAt));
     setText(qs('.note-length', row), formatDuration(note.duration));
+    setText(qs('.note-file', row), note.originalFileName || '');
     const tags = (note.tags || []).slice(0, 3).map((tag) => `#${tag}`).join(' ');
     setText(qs('.note-tags-inline', row), tags);
     const badge = qs('.badge', row);
@@ -314,8 +317,12 @@ function createNotesView(container, handlers) {
       toggleAttr(recordButton, 'aria-busy', state.phase === 'starting' || state.phase === 'stopping');
       recordButton.setAttribute('aria-label', active ? 'Stop recording' : 'Record a new note');
       recordTime.hidden = !active;
-      const behind = state.pendingSeconds > 2 ? ` · ${Math.round(state.pendingSeconds)} s to send` : '';
-      setText(recordTime, `${formatDuration(state.seconds)}${state.phase === 'stopping' ? ' · saving…' : behind}`);
+      setText(recordTime, formatDuration(state.seconds));
+      let note = '';
+      if (state.phase === 'stopping') note = 'Saving…';
+      else if (active && state.pendingSeconds > 2) note = `${Math.round(state.pendingSeconds)} s waiting to be sent`;
+      recordNote.hidden = !note;
+      setText(recordNote, note);
       const message = state.error || state.warning || '';
       recordLine.hidden = !message;
       setText(recordLine, message);

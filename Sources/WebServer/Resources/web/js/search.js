@@ -37,6 +37,9 @@ function createHeaderSearchView(root, handlers) {
   });
 
   return {
+    clearQuery() {
+      if (document.activeElement !== input) input.value = '';
+    },
     setValues(q, scopeName) {
       if (document.activeElement !== input && input.value !== q) input.value = q;
       if (scope.value !== scopeName) scope.value = scopeName;
@@ -93,7 +96,7 @@ function createResultsView(container) {
 
 // Controller
 
-export function createSearch({ api, router, navigate, store }) {
+export function createSearch({ api, router, navigate }) {
   let header = null;
   let view = null;
   let timer = null;
@@ -147,10 +150,7 @@ export function createSearch({ api, router, navigate, store }) {
     bindHeader(root) {
       header = createHeaderSearchView(root, {
         typed: (q, scope) => go(q, scope, false),
-        scoped: (q, scope) => {
-          store.set({ searchScope: scope });
-          go(q, scope, true);
-        },
+        scoped: (q, scope) => go(q, scope, true),
         submit: (q, scope) => go(q, scope, true),
       });
     },
@@ -161,6 +161,8 @@ export function createSearch({ api, router, navigate, store }) {
       if (route.name === 'search') {
         const { q, scope } = fromRoute(route);
         header.setValues(q, scope);
+      } else {
+        header.clearQuery();
       }
     },
 

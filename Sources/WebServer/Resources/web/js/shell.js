@@ -51,15 +51,6 @@ export function createShell(root = document) {
       setText(connection, lost ? 'Lost the connection to the VoiceNotes server. Reconnecting…' : '');
     },
 
-    /** Asks before the tab closes while `isBusy()` (a recording runs). */
-    warnBeforeLeaving(isBusy) {
-      on(window, 'beforeunload', (event) => {
-        if (!isBusy()) return;
-        event.preventDefault();
-        event.returnValue = '';
-      });
-    },
-
     setRecording(active) {
       recording.hidden = !active;
     },

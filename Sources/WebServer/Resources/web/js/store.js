@@ -38,7 +38,6 @@ export function createAppStore() {
     status: null, // GET /api/status
     connection: 'connecting', // the event stream: connecting, open, reconnecting
     recording: false, // a recording is running in this tab
-    searchScope: 'all',
   });
 }
 
