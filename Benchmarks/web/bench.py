@@ -219,7 +219,11 @@ class AssetParser(HTMLParser):
             self.urls.append(a["src"])
 
 
-JS_IMPORT = re.compile(r"""(?:\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?|\bexport\s*[\w*{}\s,$]*\s*from\s*|\bimport\s*\(\s*)["']([^"']+)["']""")
+# Module imports a browser follows: `import x from '...'`, `import '...'`, `export ... from '...'`
+# (each at the start of a line) and `import('...')` with a literal path.
+JS_IMPORT = re.compile(
+    r"""^\s*(?:import\s+(?:[^'";]+?\s+from\s+)?|export\s+[^'";]*?\s+from\s+)['"]([^'"]+)['"]"""
+    r"""|\bimport\(\s*['"]([^'"]+)['"]\s*\)""", re.M)
 CSS_URL = re.compile(r"""url\(\s*["']?([^"')]+)["']?\s*\)|@import\s+["']([^"']+)["']""")
 
 
@@ -259,7 +263,8 @@ def discover_assets(client: Client) -> list[str]:
         text = data.decode("utf-8", "replace")
         refs: list[str] = []
         if "javascript" in ctype or path.endswith((".js", ".mjs")):
-            refs = [m for m in JS_IMPORT.findall(text)]
+            refs = [a or b for a, b in JS_IMPORT.findall(text)]
+            refs = [r for r in refs if r.startswith(("./", "../", "/"))]  # what a browser resolves
         elif "css" in ctype or path.endswith(".css"):
             refs = [a or b for a, b in CSS_URL.findall(text)]
         for ref in refs:
@@ -310,10 +315,11 @@ def pick_words(client: Client, count: int) -> list[str]:
     titles, people = [], []
     for n in notes[: max(count * 2, 40)]:
         note = client.json(f"/api/notes/{n['id']}")
-        titles += re.findall(r"[A-Za-z]{4,}", note.get("title") or "")
+        titles += re.findall(r"[^\W\d_]{5,}", note.get("title") or "")
         for p in note.get("people") or []:
-            people += re.findall(r"[A-Za-z]{3,}", p)
-    stop = {"with", "from", "that", "this", "about", "have", "will", "into", "your", "their", "there", "what"}
+            people += re.findall(r"[^\W\d_]{3,}", p)
+    stop = {"about", "after", "again", "before", "being", "there", "their", "these", "those", "which",
+            "while", "where", "would", "could", "should", "other", "every", "under", "above"}
     chosen: list[str] = []
     # Alternate people and title words so both kinds are typed.
     pools = [list(dict.fromkeys(w.lower() for w in people)), list(dict.fromkeys(w.lower() for w in titles))]
@@ -377,7 +383,10 @@ def measure_rps_wrk(port: int, concurrency: int, seconds: float, path: str) -> d
             return float("nan")
         return float(m.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[m.group(2)]
 
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    found = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    if not found:
+        raise RuntimeError(f"wrk printed no Requests/sec: {out.strip()[-300:]}")
+    rps = float(found.group(1))
     p50 = re.search(r"^\s+50%\s+(\S+)", out, re.M)
     p99 = re.search(r"^\s+99%\s+(\S+)", out, re.M)
     errors = 0
@@ -494,6 +503,35 @@ def report(runs: list[RunResult], concurrencies: list[int]) -> None:
     print_table(["throughput", "req/s (median)", "req/s range", "p50 ms", "p99 ms", "errors", "client"], rows)
 
 
+def run_all(args, server: Server, assets: list[str], words: list[str], concurrencies: list[int],
+            use_wrk: bool, runs: list[RunResult]) -> None:
+    """The warm-up runs, then the measured ones (appended to `runs`)."""
+    for rnd in range(args.warmups + args.runs):
+        warm = rnd < args.warmups
+        tag = f"warm-up {rnd + 1}/{args.warmups}" if warm else f"run {rnd - args.warmups + 1}/{args.runs}"
+        result = RunResult()
+        t0 = time.monotonic()
+        log(f"[{tag}] page loads ...")
+        result.page_load, result.page_bytes = measure_page_loads(server.port, assets, args.loads)
+        log(f"[{tag}] search as you type ...")
+        client = Client(server.port)
+        measure_search(client, words, result)
+        log(f"[{tag}] notes list ...")
+        measure_notes_list(client, args.requests, args.pages, result)
+        result.reconnects = client.connects - 1
+        client.close()
+        for c in concurrencies:
+            log(f"[{tag}] throughput, {c} connections ...")
+            measure = measure_rps_wrk if use_wrk else measure_rps_threads
+            result.rps[c] = measure(server.port, c, args.seconds, "/api/notes?limit=50")
+        s = summary_ms([x for v in result.search.values() for x in v])
+        log(f"[{tag}] {time.monotonic() - t0:.0f} s: page load p50 {summary_ms(result.page_load)['p50']:.1f} ms, "
+            f"search p50 {s['p50']:.2f} ms p99 {s['p99']:.2f} ms, "
+            + ", ".join(f"{c} conn {result.rps[c]['rps']:.0f} req/s" for c in concurrencies))
+        if not warm:
+            runs.append(result)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description="Web benchmark: the voicenotes server on a large library.")
     ap.add_argument("--program", default=str(ROOT / ".build" / "release" / "voicenotes"),
@@ -537,7 +575,7 @@ def main() -> int:
         log(f"==> building a {args.notes:,}-note library in {library} (AppBenchmark library)")
         library.parent.mkdir(parents=True, exist_ok=True)
         started = time.monotonic()
-        r = subprocess.run([str(tool), "library", str(library), "--notes", str(args.notes)])
+        r = subprocess.run([str(tool), "library", str(library), "--notes", str(args.notes)], stdout=sys.stderr)
         if r.returncode != 0 or not (library / "notes.sqlite").is_file():
             die(f"AppBenchmark library failed ({r.returncode})")
         log(f"==> library built in {time.monotonic() - started:.0f} s")
@@ -579,30 +617,10 @@ def main() -> int:
 
         runs: list[RunResult] = []
         cpu_before = server.cpu_seconds()
-        for rnd in range(args.warmups + args.runs):
-            warm = rnd < args.warmups
-            tag = f"warm-up {rnd + 1}/{args.warmups}" if warm else f"run {rnd - args.warmups + 1}/{args.runs}"
-            result = RunResult()
-            t0 = time.monotonic()
-            log(f"[{tag}] page loads ...")
-            result.page_load, result.page_bytes = measure_page_loads(server.port, assets, args.loads)
-            log(f"[{tag}] search as you type ...")
-            client = Client(server.port)
-            measure_search(client, words, result)
-            log(f"[{tag}] notes list ...")
-            measure_notes_list(client, args.requests, args.pages, result)
-            result.reconnects = client.connects - 1
-            client.close()
-            for c in concurrencies:
-                log(f"[{tag}] throughput, {c} connections ...")
-                measure = measure_rps_wrk if use_wrk else measure_rps_threads
-                result.rps[c] = measure(server.port, c, args.seconds, "/api/notes?limit=50")
-            s = summary_ms([x for v in result.search.values() for x in v])
-            log(f"[{tag}] {time.monotonic() - t0:.0f} s: page load p50 {summary_ms(result.page_load)['p50']:.1f} ms, "
-                f"search p50 {s['p50']:.2f} ms p99 {s['p99']:.2f} ms, "
-                + ", ".join(f"{c} conn {result.rps[c]['rps']:.0f} req/s" for c in concurrencies))
-            if not warm:
-                runs.append(result)
+        try:
+            run_all(args, server, assets, words, concurrencies, use_wrk, runs)
+        except (RuntimeError, OSError, http.client.HTTPException, subprocess.TimeoutExpired) as e:
+            die(f"a request failed: {e}")
         cpu_used = server.cpu_seconds() - cpu_before
         now_mib, peak_mib = server.memory_mib()
 
