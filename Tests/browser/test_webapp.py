@@ -157,8 +157,10 @@ def build_speech(folder: Path) -> tuple[Path, str, float]:
 class Server:
     """`voicenotes serve` on a library, with the URL it prints on stdout."""
 
-    def __init__(self, program: Path, library: Path, log: Path, extra: list[str]):
+    def __init__(self, program: Path, library: Path, log: Path, extra: list[str],
+                 env_extra: dict[str, str] | None = None):
         env = dict(os.environ)
+        env.update(env_extra or {})
         env.setdefault("OMP_WAIT_POLICY", "passive")
         if "VOICENOTES_MODELS" not in env and (ROOT / ".deps" / "models").is_dir():
             env["VOICENOTES_MODELS"] = str(ROOT / ".deps" / "models")
@@ -1011,6 +1013,46 @@ class Run:
                           what="the recovered note's row to show done")
 
 
+def model_unavailable(r: "Run") -> None:
+    """With the language model turned off, the page says so, and a note is still saved and
+    transcribed, then waits (not failed) for the model."""
+    library = r.tmp / "no-language-model"
+    server = Server(r.program, library, ARTIFACTS / "server.log", r.server_args,
+                    env_extra={"VOICENOTES_LANGUAGE_MODEL": "off"})
+    try:
+        r.b.get(server.url + "#/")
+        banner = r.b.wait_until(lambda: rendered(r.b, tid("lm-banner")), timeout=UI_S,
+                                what="the language-model banner")[0]
+        text = banner.text.lower()
+        expect("turned off" in text or "unavailable" in text or "not available" in text,
+               f"the banner does not say the model is unavailable: {banner.text!r}")
+        status = server.api.get("/api/status")
+        expect(status["languageModel"]["available"] is False, f"status says available: {status['languageModel']}")
+        jfk = (ROOT / ".deps" / "testdata" / "jfk.wav").read_bytes()
+        code, created, _ = server.api.request("POST", "/api/imports?name=jfk.wav", body=jfk,
+                                              headers={"Content-Type": "audio/wav"})
+        expect(code == 201, f"import answered {code}: {created!r}"[:300])
+
+        def waiting():
+            n = server.api.note(created["id"])
+            if n["state"] == "failed":
+                raise Failure(f"the note failed instead of waiting: {n.get('error')}")
+            return n if n["state"] == "analysing" and n.get("transcript") else None
+
+        note = wait_until(waiting, timeout=180, interval=1.0, what="the note to be transcribed and wait")
+        heard = " ".join(seg["text"] for seg in note["transcript"]["segments"]).lower()
+        expect("ask not what your country" in heard, f"transcript: {heard!r}")
+        row_state = r.b.wait_until(
+            lambda: r.b.execute("const e = document.querySelector(arguments[0]);"
+                                "return e ? e.dataset.state : null;", tid("note-row", f'[data-id="{note["id"]}"] ')
+                                + tid("note-state")) == "analysing",
+            timeout=UI_S, what="the row to show analysing")
+        expect(row_state, "the row does not show analysing")
+        r.shot("notes-list-no-language-model.png")
+    finally:
+        server.stop(grace=10)
+
+
 def rendered(browser: Browser, css: str) -> list:
     """The elements matching `css` that are rendered: not display:none (themselves or an
     ancestor), not hidden, not visibility:hidden. An empty list element still counts."""
@@ -1068,6 +1110,7 @@ def main() -> int:
         r.scenario("screens at phone size", r.screens)
         r.scenario("dark mode", r.dark_mode)
         r.scenario("server killed while recording", r.kill_while_recording)
+        r.scenario("language model unavailable: banner, note transcribed and waiting", lambda: model_unavailable(r))
     finally:
         r.finish()
     info(f"{time.monotonic() - began:.0f} s in all; screenshots in {ARTIFACTS}")

@@ -21,8 +21,12 @@ import Synchronization
 public actor Library {
   /// What was opened, with which models.
   public nonisolated let configuration: LibraryConfiguration
-  /// The notes.
+  /// The notes: the connection every write goes through.
   public nonisolated let store: NoteStore
+  /// More connections to the same database, for reads only: SQLite in WAL mode reads on several
+  /// connections at once, so searches and lists from many clients use every core.
+  private nonisolated let readers: [NoteStore]
+  private nonisolated let nextReader = Atomic<Int>(0)
   /// Transcribes and analyses.
   public nonisolated let pipeline: NotePipeline
   /// Every change, as it happens.
@@ -39,9 +43,10 @@ public actor Library {
   private var wake: AsyncStream<Void>.Continuation?
   private var changeCounter: Int64 = 0
 
-  private init(configuration: LibraryConfiguration, store: NoteStore, pipeline: NotePipeline) {
+  private init(configuration: LibraryConfiguration, store: NoteStore, readers: [NoteStore], pipeline: NotePipeline) {
     self.configuration = configuration
     self.store = store
+    self.readers = readers
     self.pipeline = pipeline
   }
 
@@ -54,36 +59,56 @@ public actor Library {
       store: store,
       transcriber: FileTranscriber(model: configuration.speechModel, customLanguage: vocabulary),
       analyzer: NoteAnalyzer(model: SystemLanguageModel(weights: configuration.languageModel)))
-    let library = Library(configuration: configuration, store: store, pipeline: pipeline)
+    let readers = try (0..<max(2, ProcessInfo.processInfo.activeProcessorCount)).map { _ in
+      try NoteStore(library: configuration.folder)
+    }
+    let library = Library(configuration: configuration, store: store, readers: readers, pipeline: pipeline)
     await library.noteChangeCounter()
     return library
   }
 
   // MARK: - Reading
 
+  /// A read-only connection, taken in turn.
+  private nonisolated var reader: NoteStore {
+    readers[nextReader.add(1, ordering: .relaxed).oldValue % readers.count]
+  }
+
   /// One page of notes, newest first, without transcripts.
-  public func page(after cursor: NotePage.Cursor? = nil, limit: Int = 50) async throws -> NotePage {
-    try await store.page(after: cursor, limit: limit)
+  public nonisolated func page(after cursor: NotePage.Cursor? = nil, limit: Int = 50) async throws -> NotePage {
+    try await reader.page(after: cursor, limit: limit)
   }
 
   /// The note whose identifier is `idOrPrefix` or starts with it.
-  public func note(_ idOrPrefix: String) async throws -> VoiceNote { try await store.resolve(idOrPrefix) }
+  public nonisolated func note(_ idOrPrefix: String) async throws -> VoiceNote {
+    try await reader.resolve(idOrPrefix)
+  }
+
+  /// The note with this exact identifier, without its transcript (for lists and events).
+  public nonisolated func summary(of id: String) async throws -> VoiceNote? { try await reader.summary(id: id) }
 
   /// Notes matching `query` in `scope`, best first.
-  public func search(_ query: String, scope: SearchScope = .all, limit: Int = 20) async throws -> [SearchResult] {
-    try await store.search(query, scope: scope, limit: limit)
+  public nonisolated func search(_ query: String, scope: SearchScope = .all, limit: Int = 20) async throws
+    -> [SearchResult]
+  {
+    try await reader.search(query, scope: scope, limit: limit)
   }
 
   /// Action items across notes, grouped by note (see ``NoteStore/actionItems(includeCompleted:person:)``).
-  public func actionItems(includeCompleted: Bool = false, person: String? = nil) async throws -> [ActionItemGroup] {
-    try await store.actionItems(includeCompleted: includeCompleted, person: person)
+  public nonisolated func actionItems(includeCompleted: Bool = false, person: String? = nil) async throws
+    -> [ActionItemGroup]
+  {
+    try await reader.actionItems(includeCompleted: includeCompleted, person: person)
   }
 
+  /// How many notes the library holds.
+  public nonisolated func count() async throws -> Int { try await reader.count() }
+
   /// Everyone named in an action item, sorted, for a person filter.
-  public func actionItemPeople() async throws -> [String] {
+  public nonisolated func actionItemPeople() async throws -> [String] {
     var seen = Set<String>()
     var people: [String] = []
-    for group in try await store.actionItems(includeCompleted: true) {
+    for group in try await reader.actionItems(includeCompleted: true) {
       for person in group.items.flatMap(\.people) where seen.insert(person.lowercased()).inserted {
         people.append(person)
       }

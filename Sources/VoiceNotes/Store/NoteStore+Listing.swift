@@ -1,12 +1,13 @@
 import Foundation
 
 extension NoteStore {
-  /// ``noteColumns`` with the transcript left out (read as NULL): what lists need, without
-  /// decoding every word's timing.
+  /// ``noteColumns`` with the transcript and action items left out: what lists and events need,
+  /// without decoding every word's timing.
   static let listingColumns = noteColumns.replacingOccurrences(of: "transcript,", with: "NULL,")
+    .replacingOccurrences(of: "action_items,", with: "'[]',")
 
   /// One page of notes, newest first, after `cursor` (from the start when nil), without their
-  /// transcripts. At most `limit` notes (1...500).
+  /// transcripts and action items. At most `limit` notes (1...500).
   ///
   /// Keyset paging on the date index, so a page deep in a library of 100,000 notes costs the same
   /// as the first.
@@ -29,10 +30,21 @@ extension NoteStore {
       ? shown.last.map {
         NotePage.Cursor(createdAt: $0.note.createdAt.timeIntervalSinceReferenceDate, number: $0.number)
       } : nil
-    return NotePage(notes: shown.map(\.note), next: next, total: try count())
+    return NotePage(notes: shown.map(\.note), next: next, total: try cachedCount())
   }
 
-  /// The note with this identifier without its transcript, or nil: for lists and events.
+  /// How many notes there are, counted again only when the database has changed (a count walks
+  /// an index of every note: milliseconds at 100,000).
+  func cachedCount() throws -> Int {
+    let key = (try externalChangeCounter(), database.totalChanges)
+    if let countCache, countCache.version == key.0, countCache.changes == key.1 { return countCache.count }
+    let total = try count()
+    countCache = (key.0, key.1, total)
+    return total
+  }
+
+  /// The note with this identifier without its transcript or action items, or nil: for lists
+  /// and events.
   public func summary(id: String) throws -> VoiceNote? {
     try database.query("SELECT \(Self.listingColumns) FROM notes WHERE id = ?", [.text(id)], decodeNote).first
   }

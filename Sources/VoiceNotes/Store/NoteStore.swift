@@ -23,6 +23,8 @@ public actor NoteStore {
   let database: SQLiteDatabase
   let encoder = JSONEncoder()
   let decoder = JSONDecoder()
+  /// The last count of notes, and the database's state when it was taken.
+  var countCache: (version: Int64, changes: Int64, count: Int)?
 
   /// `$XDG_DATA_HOME/voicenotes`, or `~/.local/share/voicenotes` when that is unset (or relative).
   public static var defaultLibrary: URL {
@@ -185,8 +187,8 @@ public actor NoteStore {
       note.hasCustomTitle = row.int(6) != 0
       note.transcript = try row.data(7).map { try decoder.decode(Transcript.self, from: $0) }
       note.summary = row.text(8)
-      note.tags = try decoder.decode([String].self, from: row.data(9) ?? Data("[]".utf8))
-      note.people = try decoder.decode([String].self, from: row.data(10) ?? Data("[]".utf8))
+      note.tags = try decodeStrings(row.data(9))
+      note.people = try decodeStrings(row.data(10))
       note.actionItems = try decodeActionItems(row.data(11), noteID: id)
       guard let stage = ProcessingState.Stage(rawValue: row.text(12) ?? "") else {
         throw NoteStoreError.corruptNote(
@@ -201,10 +203,17 @@ public actor NoteStore {
     }
   }
 
+  /// A list of strings from its JSON column (tags, people).
+  func decodeStrings(_ data: Data?) throws -> [String] {
+    guard let data else { return [] }
+    return try StringListColumn.decode(data) ?? decoder.decode([String].self, from: data)
+  }
+
   /// A note's action items from their JSON column.
   func decodeActionItems(_ data: Data?, noteID: String) throws -> [NoteActionItem] {
+    guard let data, data != Data("[]".utf8) else { return [] }
     do {
-      return try decoder.decode([NoteActionItem].self, from: data ?? Data("[]".utf8))
+      return try decoder.decode([NoteActionItem].self, from: data)
     } catch {
       throw NoteStoreError.corruptNote(id: noteID, path: database.path, reason: Self.reason(error))
     }

@@ -77,6 +77,10 @@ final class SQLiteDatabase {
     sqlite3_close_v2(connection)
   }
 
+  /// Rows this connection has inserted, changed or deleted since it opened: with
+  /// `PRAGMA data_version` (other connections' commits), tells when cached results are stale.
+  var totalChanges: Int64 { Int64(sqlite3_total_changes(connection)) }
+
   // MARK: - Running SQL
 
   /// Runs one or more statements that take no parameters and return nothing (schema changes).

@@ -136,7 +136,7 @@ struct APIRoutes: Sendable {
     let reason = library.languageModelExplanation
     let payload = APIPayload.Status(
       version: settings.version, library: library.configuration.folder.lastPathComponent,
-      noteCount: try await library.store.count(),
+      noteCount: try await library.count(),
       speechModel: .init(name: speech.name, status: Self.state(of: speech.name, in: models)),
       languageModel: .init(
         name: language.name, status: Self.state(of: language.name, in: models), available: availability == .available,

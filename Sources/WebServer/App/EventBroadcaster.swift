@@ -48,7 +48,7 @@ actor EventBroadcaster {
     case .noteChanged(let note):
       return ("note", APIPayload.encode(APIPayload.NoteSummary(note, progress: library.progress(of: note.id))))
     case .progress(let id, _, let fraction):
-      guard let note = try? await library.store.summary(id: id) else { return nil }
+      guard let note = try? await library.summary(of: id) else { return nil }
       return ("note", APIPayload.encode(APIPayload.NoteSummary(note, progress: fraction)))
     case .noteDeleted(let id):
       return ("deleted", APIPayload.encode(["id": id]))
