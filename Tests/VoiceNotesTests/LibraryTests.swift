@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -84,5 +85,34 @@ struct LibraryTests {
       #expect(try await store.hasNote(originalFileName: "b.wav"))
       #expect(try await !store.hasNote(originalFileName: "c.wav"))
     }
+  }
+}
+
+/// A note deleted while the pipeline works on it stays deleted.
+@Suite("Library: deleting during processing", .serialized)
+struct LibraryDeleteTests {
+  @Test("a note deleted mid-transcription does not come back, and its audio stays gone")
+  func deletedWhileTranscribing() async throws {
+    let folder = Fixtures.temporaryFolder("library-delete")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let library = try await Library.open(
+      LibraryConfiguration(folder: folder.appendingPathComponent("library"), languageModel: .tiny))
+    let note = try await library.importAudio(from: Fixtures.jfk)
+    let deleted = Mutex(false)
+    await #expect(throws: PipelineError.deletedWhileProcessing(id: note.id)) {
+      try await library.process(note) { progress in
+        guard progress.stage == .transcribing, !deleted.withLock({ $0 }) else { return }
+        deleted.withLock { $0 = true }
+        let semaphore = DispatchSemaphore(value: 0)
+        Task {
+          _ = try? await library.delete(note.id)
+          semaphore.signal()
+        }
+        semaphore.wait()
+      }
+    }
+    #expect(deleted.withLock { $0 })
+    #expect(try await library.store.note(id: note.id) == nil)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: library.store.audioFolder.path).isEmpty)
   }
 }

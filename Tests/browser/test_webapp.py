@@ -906,10 +906,8 @@ class Run:
     def delete_note(self) -> None:
         note_id = next(iter(self.imported.values()), None)
         expect(note_id, "no imported note to delete")
-        try:
-            self.wait_note(note_id, {"done", "failed"}, timeout=PROCESSING_S)
-        except WaitTimeout:
-            info("the note is still being processed: deleting it anyway")
+        # Deleted as a person would, whatever the worker is doing with it: it must stay deleted.
+        info(f"deleting note {note_id[:8]} while it is {self.api.note(note_id)['state']}")
         self.go(f"#/notes/{note_id}")
         self.b.wait_until(lambda: self.b.find(tid("note-page")).attribute("data-id") == note_id, timeout=UI_S,
                           what="the note page")
@@ -927,6 +925,9 @@ class Run:
         self.wait_shown(tid("notes-list"))
         self.b.wait_until(lambda: note_id not in self.list_ids() and self.list_ids(), timeout=UI_S,
                           what="the deleted note's row to go")
+        wait_until(lambda: self.api.get("/api/status")["worker"]["noteID"] != note_id, timeout=PROCESSING_S,
+                   interval=0.5, what="the worker to leave the deleted note")
+        expect(self.api.request("GET", f"/api/notes/{note_id}")[0] == 404, "the deleted note came back")
         audio = list((self.library / "audio").glob(f"{note_id}*"))
         expect(not audio, f"the deleted note's audio is still there: {[a.name for a in audio]}")
 

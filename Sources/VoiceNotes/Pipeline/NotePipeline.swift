@@ -209,19 +209,24 @@ public actor NotePipeline {
 
   /// Saves `note`, keeping what the person changed while the step ran (a rename, a ticked task),
   /// since steps can take minutes and other commands may edit the note meanwhile.
+  ///
+  /// - Throws: ``PipelineError/deletedWhileProcessing(id:)`` when the note was deleted meanwhile:
+  ///   it stays deleted rather than coming back without its audio.
   private func saveKeepingUserChanges(_ note: inout VoiceNote) async throws {
-    if let stored = try await store.note(id: note.id) {
-      if stored.hasCustomTitle {
-        note.title = stored.title
-        note.hasCustomTitle = true
-      }
-      let completed = Dictionary(
-        stored.actionItems.map { ($0.id, $0.isCompleted) }, uniquingKeysWith: { first, _ in first })
-      for index in note.actionItems.indices {
-        if let done = completed[note.actionItems[index].id] { note.actionItems[index].isCompleted = done }
-      }
+    guard let stored = try await store.note(id: note.id) else {
+      throw PipelineError.deletedWhileProcessing(id: note.id)
     }
-    try await store.save(note)
+    if stored.hasCustomTitle {
+      note.title = stored.title
+      note.hasCustomTitle = true
+    }
+    let completed = Dictionary(
+      stored.actionItems.map { ($0.id, $0.isCompleted) }, uniquingKeysWith: { first, _ in first })
+    for index in note.actionItems.indices {
+      if let done = completed[note.actionItems[index].id] { note.actionItems[index].isCompleted = done }
+    }
+    // Checked again as it is written: a delete may have come in between.
+    guard try await store.saveIfPresent(note) else { throw PipelineError.deletedWhileProcessing(id: note.id) }
   }
 
   // MARK: - Steps
@@ -305,6 +310,8 @@ public enum PipelineError: Error, LocalizedError, Equatable {
   case stillRecording(id: String)
   /// The note was deleted (with its audio) while it was being recorded.
   case deletedWhileRecording(id: String)
+  /// The note was deleted while a step ran on it; it stays deleted.
+  case deletedWhileProcessing(id: String)
 
   /// A one-line message that says what went wrong and what to do.
   public var errorDescription: String? {
@@ -318,6 +325,8 @@ public enum PipelineError: Error, LocalizedError, Equatable {
         + "recorded so far is kept)"
     case .stillRecording(let id):
       "note \(id.prefix(8)) is still being recorded by another voicenotes process; stop that recording first"
+    case .deletedWhileProcessing(let id):
+      "note \(id.prefix(8)) was deleted while it was being processed; nothing more is done with it"
     case .deletedWhileRecording(let id):
       "note \(id.prefix(8)) was deleted, with its audio, while it was being recorded; record again to keep a note"
     }

@@ -109,6 +109,18 @@ public actor NoteStore {
     try database.transaction { try write(note) }
   }
 
+  /// Replaces the stored note with `note`'s identifier, in one transaction, unless it has been
+  /// deleted; returns whether it was saved.
+  public func saveIfPresent(_ note: VoiceNote) throws -> Bool {
+    try database.transaction { () throws -> Bool in
+      guard try database.integer("SELECT EXISTS (SELECT 1 FROM notes WHERE id = ?)", [.text(note.id)]) == 1 else {
+        return false
+      }
+      try write(note)
+      return true
+    }
+  }
+
   /// Deletes the note with this identifier and then its audio file.
   ///
   /// Throws ``NoteStoreError/noteNotFound(_:)`` if there is no such note.
