@@ -180,34 +180,32 @@ extension CustomLanguageModelRecognitionTests {
     #expect(configuration.mode == .restrict)
 
     let voices = [("en-us", 175), ("en", 150), ("en-us+f3", 200), ("en+m7", 130), ("en+f2", 180), ("en-us+m3", 220)]
+    // Plain Whisper's figure on the same speech (0/42) is the benchmark's (CustomModelBenchmark in
+    // make bench); the test asserts what the model guarantees.
     var wrong: [String] = []
-    var totals = (with: 0, without: 0, count: 0, withSeconds: 0.0, withoutSeconds: 0.0)
+    var totals = (with: 0, count: 0, seconds: 0.0)
     for (voice, speed) in voices {
-      var right = (with: 0, without: 0)
+      var right = 0
       for phrase in seedPhrases.sorted() {
         let file = try speak(phrase, voice: voice, speed: speed, in: folder)
         let transcriber = try SpeechTranscriber(
           model: .base, locale: english, attributeOptions: [.audioTimeRange], customizedLanguage: configuration)
         #expect(transcriber.customLanguageModelMode == .restrict)
         let with = try await recognize(file, with: transcriber)
-        let without = try await recognize(file)
-        totals.withSeconds += with.seconds
-        totals.withoutSeconds += without.seconds
+        totals.seconds += with.seconds
         let exact =
           with.results.count == 1 && with.results[0].matchedPhrase == phrase
           && with.text.trimmingCharacters(in: CharacterSet(charactersIn: ".!?")) == phrase
-        if exact { right.with += 1 } else { wrong.append("\(voice) -s \(speed): \"\(phrase)\" -> \"\(with.text)\"") }
-        if WordErrorRate.normalizedWords(without.text) == WordErrorRate.normalizedWords(phrase) { right.without += 1 }
-        print("\(voice) -s \(speed): \"\(phrase)\" | without: \"\(without.text)\" | restrict: \"\(with.text)\"")
+        if exact { right += 1 } else { wrong.append("\(voice) -s \(speed): \"\(phrase)\" -> \"\(with.text)\"") }
+        print("\(voice) -s \(speed): \"\(phrase)\" | restrict: \"\(with.text)\"")
       }
-      print("\(voice) -s \(speed): \(right.with)/\(seedPhrases.count) exact with the model, \(right.without) without")
-      totals.with += right.with
-      totals.without += right.without
+      print("\(voice) -s \(speed): \(right)/\(seedPhrases.count) exact with the model")
+      totals.with += right
       totals.count += seedPhrases.count
     }
     print(
-      "commands: \(totals.with)/\(totals.count) exact with the model (\(seconds(totals.withSeconds / Double(totals.count))) each), "
-        + "\(totals.without)/\(totals.count) without (\(seconds(totals.withoutSeconds / Double(totals.count))) each)")
+      "commands: \(totals.with)/\(totals.count) exact with the model (\(seconds(totals.seconds / Double(totals.count))) each)"
+    )
     #expect(wrong.isEmpty, "\(wrong.joined(separator: "; "))")
   }
 

@@ -1055,6 +1055,24 @@ def model_unavailable(r: "Run") -> None:
         server.stop(grace=10)
 
 
+def cli_changes_appear(r: "Run") -> None:
+    """While the page is open, a rename made with the command line on the same library shows in
+    the list without a reload (the server watches the database for other processes' commits)."""
+    r.open("#/")
+    r.wait_shown(tid("notes-list"))
+    note_id = r.b.wait_until(lambda: r.list_ids(), timeout=UI_S, what="note rows")[0]
+    title = f"Renamed from the command line {int(time.time()) % 1000}"
+    env = dict(os.environ)
+    env.setdefault("OMP_WAIT_POLICY", "passive")
+    done = subprocess.run([str(r.program), "rename", note_id[:8], title, "--library", str(r.library)],
+                          capture_output=True, text=True, timeout=60, env=env)
+    expect(done.returncode == 0, f"voicenotes rename failed: {done.stderr.strip()}")
+    css = tid("note-row", f'[data-id="{note_id}"] ') + tid("note-title")
+    r.b.wait_until(lambda: r.b.execute("const e = document.querySelector(arguments[0]);"
+                                       "return e ? e.textContent.trim() : null;", css) == title,
+                   timeout=UI_S, what="the CLI's new title to show in the open page")
+
+
 def rendered(browser: Browser, css: str) -> list:
     """The elements matching `css` that are rendered: not display:none (themselves or an
     ancestor), not hidden, not visibility:hidden. An empty list element still counts."""
@@ -1109,6 +1127,7 @@ def main() -> int:
         r.scenario("note page: ?t= starts there", r.deep_link_time)
         r.scenario("action items and the tasks screen", r.action_items, have_samples, "the samples were not restored")
         r.scenario("delete a note", r.delete_note)
+        r.scenario("the command line's changes appear in the open page", lambda: cli_changes_appear(r))
         r.scenario("screens at phone size", r.screens)
         r.scenario("dark mode", r.dark_mode)
         r.scenario("server killed while recording", r.kill_while_recording)

@@ -78,14 +78,17 @@ struct RecordCommand: ParsableCommand {
     let view = LiveTranscriptView()
     let wantsLive = await installLiveModel(progress: progress)
 
-    let audio = try source.start(forDuration: duration)
-    let session: RecordingSession
+    // The note and the live transcript first, so that capture starts with everything ready.
+    let session = try await app.startRecording(
+      sourceName: source.sourceName, liveTranscript: wantsLive, onLiveResult: { view.show($0) },
+      onLiveFailure: { reason in view.message("live transcript stopped: \(reason); recording goes on") })
+    let audio: AsyncThrowingStream<AudioBuffer, any Error>
     do {
-      session = try await app.startRecording(
-        sourceName: source.sourceName, liveTranscript: wantsLive, onLiveResult: { view.show($0) },
-        onLiveFailure: { reason in view.message("live transcript stopped: \(reason); recording goes on") })
+      audio = try source.start(forDuration: duration)
     } catch {
-      source.stop()
+      // Nothing was captured: the note goes again.
+      _ = try? await app.finishRecording(session.id)
+      _ = try? await app.delete(session.id)
       throw error
     }
     let id = String(session.id.prefix(8))
