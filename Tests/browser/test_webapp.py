@@ -932,7 +932,8 @@ class Run:
         expect(not audio, f"the deleted note's audio is still there: {[a.name for a in audio]}")
 
     def screens(self) -> None:
-        self.open("#/")  # a fresh load: the list as a person opening the app sees it
+        self.b.get("about:blank")  # then a fresh load: the list as a person opening the app sees it
+        self.open("#/")
         self.wait_shown(tid("notes-list"))
         self.b.wait_until(lambda: self.b.find_all(tid("note-row")), timeout=UI_S, what="note rows")
         self.shot("notes-list.png")
