@@ -53,17 +53,8 @@ public struct VoiceNote: Identifiable, Codable, Sendable, Equatable {
   }
 
   /// "Note, 30 Nov 2026 at 14:05": the title before analysis.
-  ///
-  /// Formatted by hand in the machine's time zone: every note read from the store starts from
-  /// this title, and a `DateFormatter` costs a tenth of a millisecond to make on Linux.
   public static func defaultTitle(for date: Date) -> String {
-    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-    var parts = tm()
-    localtime_r(&seconds, &parts)
-    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    return "Note, \(parts.tm_mday) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) at "
-      + "\(two(parts.tm_hour)):\(two(parts.tm_min))"
+    "Note, \(CalendarText.spoken(date))"
   }
 }
 

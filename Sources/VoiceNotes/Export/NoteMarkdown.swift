@@ -3,16 +3,8 @@ import Foundation
 /// A note as Markdown, and the date and length formats people read it in: what `show` prints and
 /// both the command line's and the web app's Markdown export write.
 public enum NoteMarkdown {
-  /// `2026-12-01 09:30`, in the machine's time zone (by hand: a `DateFormatter` costs a tenth
-  /// of a millisecond to make on Linux, and lists format thousands of dates).
-  public static func date(_ date: Date) -> String {
-    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-    var parts = tm()
-    localtime_r(&seconds, &parts)
-    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    return
-      "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
-  }
+  /// `2026-12-01 09:30`, in the machine's time zone.
+  public static func date(_ date: Date) -> String { CalendarText.minutes(date) }
 
   /// ` 1:05` for 65 seconds (minutes padded to two places, for columns).
   public static func duration(_ seconds: Double) -> String {

@@ -102,7 +102,7 @@ public actor Library {
   }
 
   /// How many notes the library holds.
-  public nonisolated func count() async throws -> Int { try await reader.count() }
+  public nonisolated func count() async throws -> Int { try await reader.cachedCount() }
 
   /// Everyone named in an action item, sorted, for a person filter.
   public nonisolated func actionItemPeople() async throws -> [String] {

@@ -54,9 +54,7 @@ extension NoteStore {
   public func externalChangeCounter() throws -> Int64 {
     try database.integer("PRAGMA data_version") ?? 0
   }
-}
 
-extension NoteStore {
   /// Whether a note was made from a file of this name (how sample notes are recognised).
   public func hasNote(originalFileName: String) throws -> Bool {
     try database.integer("SELECT EXISTS (SELECT 1 FROM notes WHERE original_file = ?)", [.text(originalFileName)]) == 1

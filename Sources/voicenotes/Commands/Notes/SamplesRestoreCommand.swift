@@ -1,5 +1,4 @@
 import Foundation
-import ModelSupport
 import VoiceNotes
 
 /// `voicenotes samples restore`: import the sample recordings that are not in the library yet.
@@ -18,14 +17,11 @@ struct SamplesRestoreCommand: ParsableCommand {
   let library: URL
 
   init(_ input: ParsedInput) throws(UsageError) {
-    folder = input.value("from").map { URL(fileURLWithPath: $0, isDirectory: true) } ?? Self.bundledSamples
+    folder = input.value("from").map { URL(fileURLWithPath: $0, isDirectory: true) } ?? LibraryOption.bundledSamples
     process = !input.flag("no-process")
     quiet = input.flag("quiet")
     library = LibraryOption.url(from: input)
   }
-
-  /// `Samples/` of the checkout the program was built in.
-  static var bundledSamples: URL { LibraryOption.bundledSamples }
 
   func run() async throws {
     let app = try await LibraryOption.open(library)
