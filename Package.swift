@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import CompilerPluginSupport
 import Foundation
 import PackageDescription
@@ -16,8 +16,28 @@ let toolchainHost: String = {
   return "/opt/swift/usr/lib/swift/host"
 }()
 
-/// The engine build the bootstrap links into `.deps/engines`.
-let engines = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(".deps/engines").path
+/// Where whisper.cpp and llama.cpp are installed. In a checkout after `make deps`, the build the
+/// bootstrap links into `.deps/engines`, found here so that plain `swift build` needs no flags or
+/// variables; elsewhere a prefix where the linker and pkg-config look by default, as
+/// `make install-engines PREFIX=/usr/local` leaves it.
+let packageFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
+let checkoutEngines = packageFolder + "/.deps/engines"
+let enginesInCheckout = FileManager.default.fileExists(atPath: checkoutEngines + "/include/whisper.h")
+let enginesPrefix =
+  enginesInCheckout
+  ? checkoutEngines
+  : ["/usr/local", "/usr"].first { FileManager.default.fileExists(atPath: $0 + "/include/llama-common") }
+    ?? "/usr/local"
+
+/// Linker flags that point at the checkout's engines (the shim headers find their headers by a
+/// relative path); none for a system-wide install.
+let engineLinkerFlags: [LinkerSetting] =
+  enginesInCheckout
+  ? [
+    .unsafeFlags(["-L", "\(checkoutEngines)/lib", "-Xlinker", "-rpath", "-Xlinker", "\(checkoutEngines)/lib"]),
+    .linkedLibrary("ggml"), .linkedLibrary("ggml-base"),
+  ]
+  : []
 
 let package = Package(
   name: "VoiceNotes",
@@ -33,8 +53,8 @@ let package = Package(
   targets: [
     // C libraries: a module map and a small shim header each, nothing else.
     .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat"),
-    .systemLibrary(name: "CWhisper", path: "Sources/CWhisper", pkgConfig: "whisper"),
-    .systemLibrary(name: "CLlama", path: "Sources/CLlama", pkgConfig: "llama"),
+    .systemLibrary(name: "CWhisper", path: "Sources/CWhisper", pkgConfig: enginesInCheckout ? nil : "whisper"),
+    .systemLibrary(name: "CLlama", path: "Sources/CLlama", pkgConfig: enginesInCheckout ? nil : "llama"),
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
     .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa"),
     .systemLibrary(name: "CEspeak", path: "Sources/CEspeak", pkgConfig: "espeak-ng"),
@@ -42,19 +62,22 @@ let package = Package(
     // A small C++ bridge to llama.cpp's JSON-Schema-to-GBNF converter (in its common library).
     .target(
       name: "CLlamaGrammar",
-      cxxSettings: [.unsafeFlags(["-I", "\(engines)/include/llama-common", "-I", "\(engines)/include"])],
-      linkerSettings: [.unsafeFlags(["-L", "\(engines)/lib"]), .linkedLibrary("llama-common")]),
+      cxxSettings: [.unsafeFlags(["-I", "\(enginesPrefix)/include/llama-common", "-I", "\(enginesPrefix)/include"])],
+      linkerSettings: engineLinkerFlags + [.linkedLibrary("llama-common")]),
 
     .target(name: "AudioIO", dependencies: ["CFFmpeg", "CALSA"]),
     // Shared by the engine modules: the models folder, PyPI wheel installation, engine threads.
     .target(name: "ModelSupport"),
-    .target(name: "SpeechRecognition", dependencies: ["AudioIO", "ModelSupport", "CWhisper", "CEspeak"]),
+    .target(
+      name: "SpeechRecognition", dependencies: ["AudioIO", "ModelSupport", "CWhisper", "CEspeak"],
+      linkerSettings: engineLinkerFlags),
     .macro(
       name: "LanguageModelsMacros",
       swiftSettings: [.unsafeFlags(["-I", toolchainHost])],
       linkerSettings: [.unsafeFlags(["-L", toolchainHost, "-Xlinker", "-rpath", "-Xlinker", toolchainHost])]),
     .target(
-      name: "LanguageModels", dependencies: ["ModelSupport", "CLlama", "CLlamaGrammar", "LanguageModelsMacros"]),
+      name: "LanguageModels", dependencies: ["ModelSupport", "CLlama", "CLlamaGrammar", "LanguageModelsMacros"],
+      linkerSettings: engineLinkerFlags),
     .target(name: "VoiceNotes", dependencies: ["AudioIO", "SpeechRecognition", "LanguageModels", "CSQLite"]),
     // The web app: HTTP over libmicrohttpd, the JSON API and the page's files (HTML, CSS, JS).
     .target(
@@ -96,7 +119,7 @@ let package = Package(
       name: "AnalysisEval", dependencies: ["VoiceNotes", "LanguageModels"], path: "Benchmarks/AnalysisEval"),
 
     // Tests: real engines, real models, real audio. TestSupport finds the fixtures the bootstrap installs.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["AudioIO"], path: "Tests/TestSupport"),
     .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "TestSupport"]),
     .testTarget(
       name: "SpeechRecognitionTests", dependencies: ["SpeechRecognition", "AudioIO", "VoiceNotes", "TestSupport"]),
@@ -105,6 +128,15 @@ let package = Package(
       name: "VoiceNotesTests",
       dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "AudioIO", "TestSupport"]),
     .testTarget(name: "voicenotesTests", dependencies: ["VoiceNotes", "AudioIO", "TestSupport"]),
+    // Apple's code as its authors wrote it, with only the imports changed, built like a new Xcode 26
+    // project (Swift 5 mode, main-actor default isolation), run against the real engines.
+    .testTarget(
+      name: "PortsTests",
+      dependencies: ["SpeechRecognition", "LanguageModels", "AudioIO", "VoiceNotes", "TestSupport"],
+      swiftSettings: [
+        .swiftLanguageMode(.v5), .defaultIsolation(MainActor.self),
+        .enableUpcomingFeature("NonisolatedNonsendingByDefault"), .enableUpcomingFeature("InferIsolatedConformances"),
+      ]),
     .testTarget(name: "WebServerTests", dependencies: ["WebServer", "VoiceNotes", "AudioIO", "TestSupport"]),
   ],
   cxxLanguageStandard: .cxx17

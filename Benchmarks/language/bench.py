@@ -229,9 +229,7 @@ def build_ours(args) -> None:
     """`swift build -c release --product LanguageModelBenchmark` (incremental: quick when current)."""
     binary = Path(args.binary)
     env = dict(os.environ)
-    env["PKG_CONFIG_PATH"] = str(ENGINES / "lib" / "pkgconfig")
-    cmd = ["swift", "build", "-c", "release", "--product", PRODUCT,
-           "-Xlinker", "-rpath", "-Xlinker", str(ENGINES / "lib")]
+    cmd = ["swift", "build", "-c", "release", "--product", PRODUCT]
     log("==> building our side: " + " ".join(cmd))
     r = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:

@@ -34,3 +34,9 @@ extension Array: Generable where Element: Generable {
     map { $0.asPartiallyGenerated() }
   }
 }
+
+/// An array of generable values reads as its JSON in instructions (a list of examples, say).
+extension Array: InstructionsRepresentable where Element: ConvertibleToGeneratedContent {}
+
+/// An array of generable values reads as its JSON in a prompt.
+extension Array: PromptRepresentable where Element: ConvertibleToGeneratedContent {}

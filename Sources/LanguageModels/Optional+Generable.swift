@@ -30,3 +30,9 @@ extension Optional: Generable where Wrapped: Generable {
     map { $0.asPartiallyGenerated() }
   }
 }
+
+/// An optional generable value reads as its JSON (or `null`) in instructions.
+extension Optional: InstructionsRepresentable where Wrapped: ConvertibleToGeneratedContent {}
+
+/// An optional generable value reads as its JSON (or `null`) in a prompt.
+extension Optional: PromptRepresentable where Wrapped: ConvertibleToGeneratedContent {}

@@ -97,7 +97,9 @@ struct EnumCase {
         return "case \(GenerableMacro.literal(enumCase.name)): self = .\(enumCase.name)"
       }
       let values = enumCase.payload.map { value in
-        let read = "try content.value(\(value.type).self, forProperty: \(GenerableMacro.literal(value.key)))"
+        // The payload's type is inferred from the case, not named: a name written in a nested type
+        // (a sibling type, say) does not resolve in the extension this code is expanded into.
+        let read = "try content.value(forProperty: \(GenerableMacro.literal(value.key)))"
         return value.label.map { "\($0): \(read)" } ?? read
       }
       return

@@ -35,7 +35,9 @@ public struct GenerableMacro: MemberMacro, ExtensionMacro {
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
     let access = accessModifier(of: declaration)
-    let conformance = protocols.isEmpty ? "" : ": LanguageModels.Generable"
+    // Nonisolated, so a module built with main-actor default isolation (Xcode 26's default for new
+    // projects) still gets a conformance the framework can use from any task.
+    let conformance = protocols.isEmpty ? "" : ": nonisolated LanguageModels.Generable"
     let body: String
     if declaration.is(StructDeclSyntax.self) {
       // Diagnostics were reported by the member expansion; stay silent here.
@@ -105,7 +107,9 @@ public struct GenerableMacro: MemberMacro, ExtensionMacro {
         return property.isOptional
           ? "self.\(property.name) = content.id" : "self.\(property.name) = content.id ?? LanguageModels.GenerationID()"
       }
-      return "self.\(property.name) = try content.value(\(property.type).self, forProperty: \(literal(property.name)))"
+      // The type is inferred from the property, not named: a name written in a nested type (a
+      // sibling type, say) does not resolve in this extension.
+      return "self.\(property.name) = try content.value(forProperty: \(literal(property.name)))"
     }
     let appends = properties.filter { !$0.isGenerationID }.map { property in
       property.isOptional

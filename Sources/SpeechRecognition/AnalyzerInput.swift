@@ -24,4 +24,10 @@ public struct AnalyzerInput: Sendable, Equatable {
     self.buffer = buffer
     self.bufferStartTime = bufferStartTime
   }
+  /// Input from an AVFoundation-shaped buffer (its valid frames are copied), as Apple's
+  /// `AnalyzerInput(buffer:)` takes an `AVAudioPCMBuffer`.
+  public init(buffer: AVAudioPCMBuffer, bufferStartTime: CMTime? = nil) {
+    self.init(buffer: buffer.audioBuffer, bufferStartTime: bufferStartTime)
+  }
+
 }

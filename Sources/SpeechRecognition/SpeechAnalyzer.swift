@@ -1,5 +1,6 @@
 import AudioIO
 import Foundation
+import Synchronization
 
 /// Runs speech modules, such as ``SpeechTranscriber`` and ``SpeechDetector``, over audio.
 ///
@@ -57,6 +58,10 @@ public actor SpeechAnalyzer {
   private var liveAnalyses: [any LiveModuleAnalysis] = []
   private var isFinished = false
   private let abort = CancellationFlag()
+  /// Seconds of live input consumed so far, and whether the input has ended.
+  private let consumed = ConsumedInput()
+  /// The context set by ``setContext(_:)``.
+  public private(set) var context = AnalysisContext()
 
   /// Creates an analyzer that will run `modules`.
   public init(modules: [any SpeechModule], options: Options? = nil) {
@@ -154,12 +159,17 @@ public actor SpeechAnalyzer {
       throw error
     }
     liveAnalyses = analyses
+    let consumed = consumed
     analysis = Task.detached(priority: options?.priority) {
       var feed = LiveAnalysis(detector: detector, modules: analyses)
+      defer { consumed.state.withLock { $0.ended = true } }
       do {
         for await input in inputSequence {
           if abort.isSet { break }
           try await feed.consume(input)
+          consumed.state.withLock {
+            $0.seconds = max($0.seconds, (input.bufferStartTime?.seconds ?? $0.seconds) + input.buffer.duration)
+          }
         }
         return try await feed.finishInput()
       } catch {
@@ -187,13 +197,70 @@ public actor SpeechAnalyzer {
     return try await analysis?.value
   }
 
+  /// Biases the transcribers toward the context's contextual strings (all tags), from the next
+  /// analysis they start.
+  ///
+  /// - Throws: ``CustomLanguageModelError`` when the strings cannot be made into a model.
+  public func setContext(_ context: AnalysisContext) async throws {
+    let strings = context.contextualStrings.keys.sorted { $0.rawValue < $1.rawValue }.flatMap {
+      context.contextualStrings[$0] ?? []
+    }
+    for module in analyzableModules { try module.apply(contextualStrings: strings) }
+    self.context = context
+  }
+
+  /// Loads the modules' models now, so that analysis starts without that wait (as Apple's
+  /// analyzer loads its assets); `format` is accepted for compatibility (every format is converted).
+  ///
+  /// - Throws: ``SpeechTranscriptionError`` when a module cannot run.
+  public func prepareToAnalyze(in format: AudioFormat?) async throws {
+    for module in analyzableModules { try module.prepare() }
+  }
+
+  /// Loads the modules' models, reporting through `handler` a progress that completes when
+  /// they are ready.
+  public func prepareToAnalyze(
+    in format: AudioFormat?, withProgressReadyHandler handler: (@Sendable (Progress) -> Void)?
+  )
+    async throws
+  {
+    let progress = Progress(totalUnitCount: Int64(max(analyzableModules.count, 1)))
+    handler?(progress)
+    for module in analyzableModules {
+      try module.prepare()
+      progress.completedUnitCount += 1
+    }
+    progress.completedUnitCount = progress.totalUnitCount
+  }
+
   /// Publishes final results through `time` without waiting for a pause, and returns once they
   /// are published; the analysis goes on with the input that follows. A nil `time`, or one
-  /// beyond the input received so far, means all the input received so far.
+  /// beyond the input received so far, means all the input received so far. For a file, returns
+  /// once every module has published its results up to `time` (or the file is done).
   public func finalize(through time: CMTime?) async throws {
     if liveAnalyses.isEmpty {
-      _ = try await analysis?.value
+      guard let time, let analysis else {
+        _ = try await self.analysis?.value
+        return
+      }
+      let modules = analyzableModules
+      let finished = CancellationFlag()
+      Task {
+        _ = try? await analysis.value
+        finished.set()
+      }
+      while !finished.isSet, !modules.allSatisfy({ $0.publishedThrough >= time }) {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      if finished.isSet { _ = try await analysis.value }
       return
+    }
+    // Wait for the input through `time` to arrive (or the input to end), as Apple's analyzer
+    // finalizes audio it has consumed.
+    if let time {
+      while consumed.state.withLock({ !$0.ended && $0.seconds < time.seconds }) {
+        try await Task.sleep(for: .milliseconds(10))
+      }
     }
     let position = time.map { Int(($0.seconds * Double(LiveAudio.sampleRate)).rounded()) }
     for live in liveAnalyses { try await live.finalize(through: position) }
@@ -214,9 +281,18 @@ public actor SpeechAnalyzer {
     for live in liveAnalyses { try await live.finish() }
   }
 
-  /// Waits for the input up to `time` to be analysed, then ends every module's result stream.
+  /// Publishes the final results through `time`, then stops and ends every module's result
+  /// stream: audio after `time` is not analysed (results already published for it stay).
   public func finalizeAndFinish(through time: CMTime) async throws {
-    try await finalizeAndFinishThroughEndOfInput()
+    defer {
+      isFinished = true
+      finishModules(throwing: nil)
+    }
+    try await finalize(through: time)
+    abort.set()
+    analysis?.cancel()
+    for live in liveAnalyses { await live.cancel() }
+    _ = try? await analysis?.value
   }
 
   /// Stops the analysis as soon as the engine allows and ends the result streams; results not
@@ -237,4 +313,9 @@ public actor SpeechAnalyzer {
   private func finishModules(throwing error: (any Error)?) {
     for module in analyzableModules { module.finishResults(throwing: error) }
   }
+}
+
+/// How far a live analysis has read its input, shared with the task that reads it.
+private final class ConsumedInput: Sendable {
+  let state = Mutex((seconds: 0.0, ended: false))
 }

@@ -36,4 +36,17 @@ protocol AnalyzableModule: SpeechModule {
   /// Prepares to analyse live input (loading models), publishing into the module's results;
   /// throws when the module cannot run.
   func makeLiveAnalysis(shouldAbort: @escaping @Sendable () -> Bool) throws -> any LiveModuleAnalysis
+  /// Loads what analysis needs (the model), so the first audio is analysed without that wait.
+  func prepare() throws
+  /// Biases recognition toward `contextualStrings` (an analysis context's words), from the next
+  /// analysis on; an empty list removes the bias.
+  func apply(contextualStrings: [String]) throws
+  /// The end of the audio whose results a file analysis has published so far.
+  var publishedThrough: CMTime { get }
+}
+
+extension AnalyzableModule {
+  func prepare() throws { try checkReady() }
+  func apply(contextualStrings: [String]) throws {}
+  var publishedThrough: CMTime { CMTime(value: .max, timescale: 1) }
 }

@@ -59,7 +59,9 @@ public final class SpeechTranscriber: AnalyzableModule {
   public let customLanguageModel: SpeechLanguageModel?
   /// How ``customLanguageModel`` is used (from the configuration's weight when given one).
   public let customLanguageModelMode: SpeechLanguageModel.Mode
-  private let steering: LanguageModelSteering?
+  private let ownSteering: LanguageModelSteering?
+  private let contextSteering = Mutex<LanguageModelSteering?>(nil)
+  private let published = Mutex(CMTime.zero)
 
   /// The results, in audio order, ending when the analyzer finishes (or with the error that stopped it).
   public let results: AsyncThrowingStream<Result, any Error>
@@ -135,7 +137,7 @@ public final class SpeechTranscriber: AnalyzableModule {
     self.modelDirectory = modelDirectory
     self.customLanguageModel = customLanguageModel
     self.customLanguageModelMode = customLanguageModelMode
-    steering = customLanguageModel.map { LanguageModelSteering(model: $0, mode: customLanguageModelMode) }
+    ownSteering = customLanguageModel.map { LanguageModelSteering(model: $0, mode: customLanguageModelMode) }
     (results, continuation) = AsyncThrowingStream.makeStream(of: Result.self)
   }
 
@@ -254,6 +256,7 @@ public final class SpeechTranscriber: AnalyzableModule {
           words: Result.words(of: segment.tokens), range: Self.range(of: segment),
           resultsFinalizationTime: Self.range(of: segment).end, attributes: attributes, steering: steering)
         if !result.text.characters.isEmpty { continuation.yield(result) }
+        published.withLock { $0 = max($0, result.range.end) }
       }
       return try await group.next() ?? nil
     }
@@ -286,6 +289,7 @@ public final class SpeechTranscriber: AnalyzableModule {
         words: words, range: Self.range(of: segment), resultsFinalizationTime: Self.range(of: segment).end,
         attributes: attributeOptions, steering: steering)
       if !result.text.characters.isEmpty { continuation.yield(result) }
+      published.withLock { $0 = max($0, result.range.end) }
     }
     return language
   }
@@ -312,6 +316,34 @@ public final class SpeechTranscriber: AnalyzableModule {
         guard let self, let detected else { return }
         self.detected.withLock { $0 = detected }
       })
+  }
+
+  /// The custom language model recognition follows: the transcriber's own, else the one an
+  /// analysis context's contextual strings made.
+  private var steering: LanguageModelSteering? { ownSteering ?? contextSteering.withLock { $0 } }
+
+  func apply(contextualStrings: [String]) throws {
+    let phrases = contextualStrings.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+    guard !phrases.isEmpty else {
+      contextSteering.withLock { $0 = nil }
+      return
+    }
+    let data = CustomLanguageModelData(
+      locale: locale ?? Locale(identifier: "en_US"), identifier: "analysis-context", version: "1"
+    ) {
+      for phrase in phrases { CustomLanguageModelData.PhraseCount(phrase: phrase, count: 10) }
+    }
+    let model = try SpeechLanguageModel(compiling: data)
+    contextSteering.withLock {
+      $0 = LanguageModelSteering(model: model, mode: .bias(strength: SpeechLanguageModel.Configuration.defaultWeight))
+    }
+  }
+
+  var publishedThrough: CMTime { published.withLock { $0 } }
+
+  func prepare() throws {
+    try checkReady()
+    _ = try WhisperContext.shared(modelAt: modelDirectory.file(for: model).path)
   }
 
   func finishResults(throwing error: (any Error)?) {

@@ -1,6 +1,5 @@
 import AudioIO
 import Foundation
-import TestSupport
 
 /// ALSA capture devices that play known audio: each is an ALSA `file` PCM reading a raw PCM file
 /// (over a `null` slave), wrapped in `plug` with the file's exact format as its slave format.
@@ -10,46 +9,64 @@ import TestSupport
 /// named by `ALSA_CONFIG_PATH` before the tests make their first ALSA call, so every test in the
 /// process sees the same devices. The file plugin is not paced by a clock and, after the end of
 /// its file, repeats the last buffer: tests record a fixed duration or stop by themselves.
-enum MicrophoneCaptureTestDevices {
+public enum MicrophoneCaptureTestDevices {
   /// One test device: its ALSA name, what it records, and the samples capture should see.
-  struct Device {
+  public struct Device: Sendable {
     /// The ALSA PCM name.
-    let name: String
+    public let name: String
     /// The hint description `inputDevices()` should report.
-    let description: String
+    public let description: String
     /// The device's rate and channel count.
-    let format: AudioFormat
+    public let format: AudioFormat
     /// The raw encoding in the file, as ALSA names it.
-    let encoding: String
+    public let encoding: String
     /// The samples as capture should decode them (the file's integers scaled to -1...1).
-    let samples: [Float]
+    public let samples: [Float]
 
     /// The recorded audio as a buffer in the device's format.
-    var buffer: AudioBuffer { AudioBuffer(format: format, samples: samples) }
+    public var buffer: AudioBuffer { AudioBuffer(format: format, samples: samples) }
     /// Seconds of audio in the file.
-    var duration: Double { Double(samples.count / format.channelCount) / format.sampleRate }
+    public var duration: Double { Double(samples.count / format.channelCount) / format.sampleRate }
   }
 
   /// A 0.503 s 1 kHz tone at 16 kHz mono, 16-bit: the `default` device.
-  static var standard: Device { ready.devices[0] }
+  public static var standard: Device { ready.devices[0] }
   /// A 1.505 s 440 Hz tone in both channels at 48 kHz stereo, 16-bit.
-  static var tone48k: Device { ready.devices[1] }
+  public static var tone48k: Device { ready.devices[1] }
   /// jfk.wav (11 s of speech) at 44.1 kHz mono, 32-bit.
-  static var speech44k: Device { ready.devices[2] }
+  public static var speech44k: Device { ready.devices[2] }
   /// 1 s at 22.05 kHz stereo, float: 300 Hz on the left, a quieter 1 kHz on the right.
-  static var float22k: Device { ready.devices[3] }
+  public static var float22k: Device { ready.devices[3] }
   /// A 1 s 250 Hz tone at 32 kHz mono, 24-bit packed in three bytes.
-  static var packed24: Device { ready.devices[4] }
+  public static var packed24: Device { ready.devices[4] }
   /// A 1 s 400 Hz tone at 8 kHz mono in mu-law, which capture cannot read itself (plug decodes it).
-  static var muLaw8k: Device { ready.devices[5] }
+  public static var muLaw8k: Device { ready.devices[5] }
   /// A device that accepts only mu-law and has no plug in front: nothing capture can record.
-  static let muLawOnlyName = "vn_mulaw_only"
+  public static let muLawOnlyName = "vn_mulaw_only"
 
   // The tones' lengths are deliberately not whole numbers of 20 ms periods, so the last read
   // must be cut short for a recording of their duration to come out exact.
 
+  /// A device that records whatever ``play(_:)`` last gave it, at 16 kHz mono, 16-bit.
+  public static let playbackName = "vn_playback"
+
+  /// Makes ``playbackName`` record `buffer` (converted to 16 kHz mono) the next time it is opened,
+  /// and returns that device; after the audio it repeats its last period, like the other devices.
+  public static func play(_ buffer: AudioBuffer) throws -> AudioInputDevice {
+    try install()
+    var speech = buffer
+    if buffer.format != .speechAnalysis {
+      let converter = try AudioConverter(from: buffer.format, to: .speechAnalysis)
+      speech = converter.convert(buffer)
+      speech.samples += converter.finish().samples
+    }
+    try encode(speech.samples, as: "S16_LE").0.write(
+      to: ready.folder.appendingPathComponent("\(playbackName).raw"), options: .atomic)
+    return AudioInputDevice(name: playbackName, description: "Test playback")
+  }
+
   /// Makes sure the devices exist; call before anything that touches ALSA.
-  static func install() throws {
+  public static func install() throws {
     _ = try result.get()
   }
 
@@ -115,6 +132,24 @@ enum MicrophoneCaptureTestDevices {
 
         """
     }
+    // Plays what play(_:) last wrote (silence until then).
+    let playback = folder.appendingPathComponent("\(playbackName).raw")
+    try Data(count: 3_200).write(to: playback, options: .atomic)
+    configuration += """
+      pcm.\(playbackName)_file {
+        type file
+        slave.pcm { type null }
+        file "/dev/null"
+        infile "\(playback.path)"
+        format "raw"
+      }
+      pcm.\(playbackName) {
+        type plug
+        slave { pcm "\(playbackName)_file" format S16_LE rate 16000 channels 1 }
+        hint { show on description "Test playback" }
+      }
+
+      """
     // Only mu-law on the client side, and no plug to convert it.
     configuration += """
       pcm.\(muLawOnlyName) {
@@ -131,7 +166,9 @@ enum MicrophoneCaptureTestDevices {
   }
 
   /// Sine tones, one frequency per channel, interleaved.
-  static func tone(_ frequencies: [Double], amplitudes: [Double]? = nil, seconds: Double, rate: Double) -> [Float] {
+  public static func tone(_ frequencies: [Double], amplitudes: [Double]? = nil, seconds: Double, rate: Double)
+    -> [Float]
+  {
     let frames = Int(seconds * rate)
     var samples: [Float] = []
     samples.reserveCapacity(frames * frequencies.count)

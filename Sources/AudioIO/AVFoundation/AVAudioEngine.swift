@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// AVFoundation's audio engine, as speech apps use it: a tap on ``inputNode`` receives the
+/// microphone while the engine runs.
+///
+/// ```swift
+/// let engine = AVAudioEngine()
+/// let input = engine.inputNode
+/// input.installTap(onBus: 0, bufferSize: 4096, format: input.outputFormat(forBus: 0)) { buffer, time in
+///   request.append(buffer)
+/// }
+/// engine.prepare()
+/// try engine.start()
+/// ```
+///
+/// On Linux there is no processing graph: the input node records through ``MicrophoneCapture``
+/// (ALSA) from ``inputDevice``, and ``outputNode`` and ``mainMixerNode`` exist so code that names
+/// them compiles, but play nothing. `start()` throws a ``MicrophoneError`` when the device is
+/// missing or busy.
+public final class AVAudioEngine: @unchecked Sendable {
+  private static let device = Mutex(AudioInputDevice.default)
+
+  /// The capture device every engine's input node records (our extension): ALSA's default
+  /// input unless set, for instance to a device from ``MicrophoneCapture/inputDevices()``.
+  public static var inputDevice: AudioInputDevice {
+    get { device.withLock { $0 } }
+    set { device.withLock { $0 = newValue } }
+  }
+
+  /// The microphone.
+  public let inputNode = AVAudioInputNode()
+  /// The speaker side (plays nothing on Linux).
+  public let outputNode = AVAudioNode()
+  /// The mixer in front of the output (plays nothing on Linux).
+  public let mainMixerNode = AVAudioNode()
+  private let state = Mutex(false)
+
+  /// A stopped engine.
+  public init() {}
+
+  /// Whether the engine has been started and not stopped since.
+  public var isRunning: Bool { state.withLock { $0 } }
+
+  /// Gets the engine ready to start (a no-op here: the device is opened by `start()`).
+  public func prepare() {}
+
+  /// Starts the engine: from now on, a tap on the input node receives the microphone.
+  ///
+  /// - Throws: ``MicrophoneError`` when the input device is missing, busy or records nothing
+  ///   that can be converted.
+  public func start() throws {
+    guard !isRunning else { return }
+    try inputNode.engineDidStart()
+    state.withLock { $0 = true }
+  }
+
+  /// Pauses the engine; here the same as ``stop()``.
+  public func pause() { stop() }
+
+  /// Stops the engine and closes the device; taps are not called again after this returns.
+  public func stop() {
+    inputNode.engineDidStop()
+    state.withLock { $0 = false }
+  }
+
+  /// Stops the engine, as resetting does on Apple's platforms to clear what the nodes hold.
+  public func reset() { stop() }
+
+  /// Accepted so code that builds a graph compiles; nodes are not connected on Linux.
+  public func attach(_ node: AVAudioNode) {}
+
+  /// Accepted so code that builds a graph compiles; nodes are not connected on Linux.
+  public func connect(_ source: AVAudioNode, to destination: AVAudioNode, format: AVAudioFormat?) {}
+}

@@ -1,0 +1,149 @@
+import Synchronization
+
+/// The app's audio session, as iOS has it: a category, a mode and options that tell the system
+/// how the app uses audio.
+///
+/// Linux has no system-wide session to negotiate with, so each call succeeds and records what
+/// was asked (``category``, ``mode``, ``categoryOptions``, ``isActive``), and nothing else
+/// changes: other programs' sound is not ducked or interrupted. A missing microphone shows when
+/// the engine starts, not here. ``recordPermission`` is always `.granted`: access to capture
+/// devices on Linux is the user's group membership, not a per-app permission.
+public final class AVAudioSession: @unchecked Sendable {
+  /// What the app does with audio.
+  public struct Category: RawRepresentable, Hashable, Sendable {
+    /// The category's name, as iOS spells it.
+    public let rawValue: String
+    /// Creates a category named `rawValue`.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Sound that mixes with others and is silenced by the ring switch.
+    public static let ambient = Category(rawValue: "AVAudioSessionCategoryAmbient")
+    /// The default: sound that silences others.
+    public static let soloAmbient = Category(rawValue: "AVAudioSessionCategorySoloAmbient")
+    /// Playback that is central to the app.
+    public static let playback = Category(rawValue: "AVAudioSessionCategoryPlayback")
+    /// Recording only.
+    public static let record = Category(rawValue: "AVAudioSessionCategoryRecord")
+    /// Recording and playback together.
+    public static let playAndRecord = Category(rawValue: "AVAudioSessionCategoryPlayAndRecord")
+    /// Several inputs and outputs at once.
+    public static let multiRoute = Category(rawValue: "AVAudioSessionCategoryMultiRoute")
+  }
+
+  /// A specialisation of the category.
+  public struct Mode: RawRepresentable, Hashable, Sendable {
+    /// The mode's name, as iOS spells it.
+    public let rawValue: String
+    /// Creates a mode named `rawValue`.
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// No specialisation.
+    public static let `default` = Mode(rawValue: "AVAudioSessionModeDefault")
+    /// Minimal signal processing, for analysing the input (speech recognition).
+    public static let measurement = Mode(rawValue: "AVAudioSessionModeMeasurement")
+    /// Spoken content such as podcasts.
+    public static let spokenAudio = Mode(rawValue: "AVAudioSessionModeSpokenAudio")
+    /// Two-way voice communication.
+    public static let voiceChat = Mode(rawValue: "AVAudioSessionModeVoiceChat")
+    /// Video recording.
+    public static let videoRecording = Mode(rawValue: "AVAudioSessionModeVideoRecording")
+  }
+
+  /// How the app's audio mixes with others.
+  public struct CategoryOptions: OptionSet, Hashable, Sendable {
+    /// The options' bits, as iOS numbers them.
+    public let rawValue: UInt
+    /// Creates options from their bits.
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    /// Mix with other apps' audio.
+    public static let mixWithOthers = CategoryOptions(rawValue: 0x1)
+    /// Lower other apps' audio while this one plays or records.
+    public static let duckOthers = CategoryOptions(rawValue: 0x2)
+    /// Allow Bluetooth hands-free devices.
+    public static let allowBluetooth = CategoryOptions(rawValue: 0x4)
+    /// Route output to the speaker rather than the receiver.
+    public static let defaultToSpeaker = CategoryOptions(rawValue: 0x8)
+  }
+
+  /// Options for activating and deactivating the session.
+  public struct SetActiveOptions: OptionSet, Hashable, Sendable {
+    /// The options' bits, as iOS numbers them.
+    public let rawValue: UInt
+    /// Creates options from their bits.
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    /// Tell other apps when this one deactivates, so they can resume.
+    public static let notifyOthersOnDeactivation = SetActiveOptions(rawValue: 1)
+  }
+
+  /// Whether the app may record.
+  public enum RecordPermission: Sendable {
+    /// Not asked yet.
+    case undetermined
+    /// Refused.
+    case denied
+    /// Allowed.
+    case granted
+  }
+
+  /// The app's one session.
+  public static func sharedInstance() -> AVAudioSession { shared }
+  private static let shared = AVAudioSession()
+
+  private struct Settings {
+    var category = Category.soloAmbient
+    var mode = Mode.default
+    var options: CategoryOptions = []
+    var active = false
+  }
+  private let settings = Mutex(Settings())
+
+  private init() {}
+
+  /// The category last set.
+  public var category: Category { settings.withLock { $0.category } }
+  /// The mode last set.
+  public var mode: Mode { settings.withLock { $0.mode } }
+  /// The options last set.
+  public var categoryOptions: CategoryOptions { settings.withLock { $0.options } }
+  /// Whether the session was activated and not deactivated since.
+  public var isActive: Bool { settings.withLock { $0.active } }
+  /// Always `.granted` on Linux (see the type's notes).
+  public var recordPermission: RecordPermission { .granted }
+  /// Whether an audio input device can be opened now.
+  public var isInputAvailable: Bool { (try? MicrophoneCapture(device: AVAudioEngine.inputDevice)) != nil }
+
+  /// Records the category (see the type's notes: nothing else changes on Linux).
+  public func setCategory(_ category: Category) throws {
+    settings.withLock { $0.category = category }
+  }
+
+  /// Records the category, mode and options (see the type's notes: nothing else changes on Linux).
+  public func setCategory(_ category: Category, mode: Mode, options: CategoryOptions = []) throws {
+    settings.withLock {
+      $0.category = category
+      $0.mode = mode
+      $0.options = options
+    }
+  }
+
+  /// Records the category and options (see the type's notes).
+  public func setCategory(_ category: Category, options: CategoryOptions) throws {
+    settings.withLock {
+      $0.category = category
+      $0.options = options
+    }
+  }
+
+  /// Records the mode (see the type's notes).
+  public func setMode(_ mode: Mode) throws {
+    settings.withLock { $0.mode = mode }
+  }
+
+  /// Activates or deactivates the session; it always succeeds on Linux (see the type's notes).
+  public func setActive(_ active: Bool, options: SetActiveOptions = []) throws {
+    settings.withLock { $0.active = active }
+  }
+
+  /// Calls `response` with `true` at once: Linux has no per-app record permission.
+  public func requestRecordPermission(_ response: @escaping @Sendable (Bool) -> Void) {
+    response(true)
+  }
+}

@@ -1,0 +1,18 @@
+// Apple's names for the audio types and counts, so code written against AVFoundation ports with
+// few changes. The classes with Apple's shape (AVAudioPCMBuffer, AVAudioConverter, AVAudioEngine,
+// AVAudioSession, AVAudioTime) live in their own files beside this one.
+
+/// `AVAudioFile` on Apple's platforms; here, a file decoded through FFmpeg.
+public typealias AVAudioFile = AudioFile
+/// `AVAudioFormat` on Apple's platforms: a sample rate and a channel count, samples as 32-bit floats.
+public typealias AVAudioFormat = AudioFormat
+/// A count of audio frames, as AVFoundation types it.
+public typealias AVAudioFrameCount = UInt32
+/// A frame position in a stream or file, as AVFoundation types it.
+public typealias AVAudioFramePosition = Int64
+/// A count of channels, as AVFoundation types it.
+public typealias AVAudioChannelCount = UInt32
+/// A count of packets (for PCM, frames), as AVFoundation types it.
+public typealias AVAudioPacketCount = UInt32
+/// The index of a node's bus; the input node has one output bus, 0.
+public typealias AVAudioNodeBus = Int

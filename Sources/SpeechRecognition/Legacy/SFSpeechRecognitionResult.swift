@@ -1,0 +1,20 @@
+/// What a recognition task has recognized so far, or in the end.
+///
+/// As on Apple's platforms, each result covers all the audio of the task up to now: partial
+/// results grow as speech comes in, and the one with ``isFinal`` set is the whole transcription.
+public final class SFSpeechRecognitionResult: @unchecked Sendable {
+  /// The most likely transcription.
+  public let bestTranscription: SFTranscription
+  /// The transcriptions considered, the best first (Whisper keeps one, so this holds
+  /// ``bestTranscription``).
+  public let transcriptions: [SFTranscription]
+  /// Whether this is the task's last result.
+  public let isFinal: Bool
+
+  /// Creates a result.
+  public init(bestTranscription: SFTranscription, transcriptions: [SFTranscription]? = nil, isFinal: Bool) {
+    self.bestTranscription = bestTranscription
+    self.transcriptions = transcriptions ?? [bestTranscription]
+    self.isFinal = isFinal
+  }
+}

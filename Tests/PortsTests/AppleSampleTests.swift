@@ -1,0 +1,78 @@
+import Foundation
+import SpeechRecognition
+import TestSupport
+import Testing
+import VoiceNotes
+
+/// Apple's documented shapes for the legacy recognizer, in our own code, run against the engine.
+@Suite("SFSpeechRecognizer in Apple's documented shape", .serialized, .timeLimit(.minutes(3)))
+@MainActor
+struct AppleSampleTests {
+  @Test("a prerecorded file: partial results, then a final one with timed words")
+  func prerecorded() async throws {
+    let recognizer = PrerecordedAudioRecognizer()
+    await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+      recognizer.recognizeFile(url: Fixtures.jfk) { finished.resume() }
+    }
+    #expect(recognizer.failure == nil, "\(String(describing: recognizer.failure))")
+    let text = try #require(recognizer.transcription)
+    #expect(WordErrorRate(reference: Fixtures.jfkText, hypothesis: text).edits == 0, "\(text)")
+    #expect(recognizer.partialCount > 0)
+    let words = recognizer.segments
+    #expect(words.count == WordErrorRate.normalizedWords(Fixtures.jfkText).count)
+    #expect(zip(words, words.dropFirst()).allSatisfy { $0.timestamp <= $1.timestamp })
+    #expect(
+      words.allSatisfy { $0.confidence > 0 && $0.duration >= 0 },
+      "\(words.map { ($0.substring, $0.confidence, $0.duration) })")
+    #expect(words.last.map { $0.timestamp + $0.duration <= 11.1 } == true)
+  }
+
+  @Test("without addsPunctuation the text has none; a file with no speech ends with an error")
+  func punctuationAndSilence() async throws {
+    let recognizer = try #require(SFSpeechRecognizer(locale: Locale(identifier: "en-US")))
+    recognizer.queue = OperationQueue()
+    let request = SFSpeechURLRecognitionRequest(url: Fixtures.jfk)
+    request.shouldReportPartialResults = false
+    let final: String = try await withCheckedThrowingContinuation { continuation in
+      recognizer.recognitionTask(with: request) { result, error in
+        if let error { continuation.resume(throwing: error) }
+        if let result, result.isFinal { continuation.resume(returning: result.bestTranscription.formattedString) }
+      }
+    }
+    #expect(!final.contains(",") && !final.contains("."), "\(final)")
+
+    let folder = Fixtures.temporaryFolder("silence")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let silence = folder.appendingPathComponent("silence.wav")
+    try Fixtures.run([
+      "ffmpeg", "-loglevel", "error", "-f", "lavfi", "-i", "anullsrc=r=16000:cl=mono", "-t", "2", silence.path,
+    ])
+    let error: (any Error)? = await withCheckedContinuation { continuation in
+      recognizer.recognitionTask(with: SFSpeechURLRecognitionRequest(url: silence)) { result, error in
+        if let error { continuation.resume(returning: error) }
+        if let result, result.isFinal { continuation.resume(returning: nil) }
+      }
+    }
+    #expect((error as? SFSpeechError)?.code == .noSpeechDetected, "\(String(describing: error))")
+    #expect(SFSpeechRecognizer(locale: Locale(identifier: "tlh")) == nil)
+    #expect(SFSpeechRecognizer.authorizationStatus() == .authorized)
+  }
+}
+
+/// AssetInventory's reservations, as Apple's speech-to-text sample manages them.
+@Suite("AssetInventory reservations")
+struct AssetReservationTests {
+  @Test("reserve, list and release locales; unsupported ones are refused")
+  func reservations() async throws {
+    let english = Locale(identifier: "en_US")
+    #expect(try await AssetInventory.reserve(locale: english))
+    #expect(try await AssetInventory.reserve(locale: english) == false)
+    #expect(await AssetInventory.reservedLocales.contains { $0.language.languageCode == "en" })
+    await #expect(throws: SpeechRecognition.SpeechTranscriptionError.self) {
+      try await AssetInventory.reserve(locale: Locale(identifier: "tlh"))
+    }
+    #expect(await AssetInventory.release(reservedLocale: english))
+    #expect(await AssetInventory.release(reservedLocale: english) == false)
+    #expect(await AssetInventory.reservedLocales.isEmpty)
+  }
+}

@@ -1,0 +1,117 @@
+import AudioIO
+import Foundation
+import SpeechRecognition
+import TestSupport
+import Testing
+import VoiceNotes
+
+/// The rest of Speech 26 that apps call, and the legacy request's contextual strings, against the engine.
+@Suite("Speech 26: dictation, context, preparation, finalizing through a time", .serialized, .timeLimit(.minutes(5)))
+struct SpeechFrameworkTests {
+  private static let sentence = "Meeting with Anneliese Hoffmann at noon."
+  private static let name = "Anneliese Hoffmann"
+
+  private func spoken(_ text: String, in folder: URL) throws -> URL {
+    let file = folder.appendingPathComponent("spoken.wav")
+    try Fixtures.run(["espeak-ng", "-v", "en-us", "-s", "175", "-w", file.path, text])
+    return file
+  }
+
+  private func transcribe(_ module: any SpeechModule, file: URL, context: AnalysisContext? = nil) async throws
+    -> [SpeechTranscriber.Result]
+  {
+    let analyzer = SpeechAnalyzer(modules: [module])
+    if let context { try await analyzer.setContext(context) }
+    try await analyzer.start(inputAudioFile: try AVAudioFile(forReading: file), finishAfterFile: true)
+    var results: [SpeechTranscriber.Result] = []
+    if let dictation = module as? DictationTranscriber {
+      for try await result in dictation.results { results.append(result) }
+    } else if let transcriber = module as? SpeechTranscriber {
+      for try await result in transcriber.results { results.append(result) }
+    }
+    return results
+  }
+
+  @Test(
+    "DictationTranscriber: punctuated with .shortDictation, not with .phrase; timed words with time-indexed dictation")
+  func dictation() async throws {
+    let locale = Locale(identifier: "en_US")
+    let punctuated = try await transcribe(
+      DictationTranscriber(locale: locale, preset: .shortDictation), file: Fixtures.jfk)
+    let text = punctuated.map { String($0.text.characters) }.joined(separator: " ")
+    #expect(WordErrorRate(reference: Fixtures.jfkText, hypothesis: text).edits == 0, "\(text)")
+    #expect(text.contains(","), "\(text)")
+    let phrase = try await transcribe(DictationTranscriber(locale: locale, preset: .phrase), file: Fixtures.jfk)
+    let plain = phrase.map { String($0.text.characters) }.joined(separator: " ")
+    #expect(!plain.contains(",") && !plain.contains("."), "\(plain)")
+    #expect(WordErrorRate(reference: Fixtures.jfkText, hypothesis: plain).edits == 0, "\(plain)")
+    let timed = try await transcribe(
+      DictationTranscriber(locale: locale, preset: .timeIndexedLongDictation), file: Fixtures.jfk)
+    #expect(timed.flatMap { Array($0.text.runs) }.contains { $0.audioTimeRange != nil })
+  }
+
+  @Test("contextual strings (AnalysisContext, SFSpeechRecognitionRequest) spell a name base gets wrong")
+  func contextualStrings() async throws {
+    let folder = Fixtures.temporaryFolder("context")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = try spoken(Self.sentence, in: folder)
+    let locale = Locale(identifier: "en_US")
+    let without = try await transcribe(SpeechTranscriber(locale: locale, preset: .transcription), file: file)
+      .map { String($0.text.characters) }.joined()
+    #expect(!without.contains(Self.name), "base now spells the name unaided: \(without)")
+
+    let context = AnalysisContext()
+    context.contextualStrings[.general] = [Self.name]
+    let with = try await transcribe(
+      SpeechTranscriber(locale: locale, preset: .transcription), file: file, context: context
+    ).map { String($0.text.characters) }.joined()
+    #expect(with.contains(Self.name), "\(with)")
+
+    let recognizer = try #require(SFSpeechRecognizer(locale: locale))
+    recognizer.queue = OperationQueue()
+    let request = SFSpeechURLRecognitionRequest(url: file)
+    request.contextualStrings = [Self.name]
+    request.shouldReportPartialResults = false
+    let legacy: String = try await withCheckedThrowingContinuation { continuation in
+      recognizer.recognitionTask(with: request) { result, error in
+        if let error { continuation.resume(throwing: error) }
+        if let result, result.isFinal { continuation.resume(returning: result.bestTranscription.formattedString) }
+      }
+    }
+    #expect(legacy.contains(Self.name), "\(legacy)")
+  }
+
+  @Test("prepareToAnalyze loads the model first; finalizeAndFinish(through:) stops at its time")
+  func preparationAndFinalizing() async throws {
+    let speech = try #require(Fixtures.librivox.first)
+    let audio = try AudioFile(forReading: speech.audio).read()
+    let transcriber = SpeechTranscriber(locale: Locale(identifier: "en_US"), preset: .progressiveTranscription)
+    let analyzer = SpeechAnalyzer(modules: [transcriber])
+    let progress = ProgressBox()
+    try await analyzer.prepareToAnalyze(in: nil, withProgressReadyHandler: { progress.set($0) })
+    #expect(progress.value?.isFinished == true)
+
+    let (input, builder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+    try await analyzer.start(inputSequence: input)
+    for start in stride(from: 0, to: audio.frameLength, by: 1_600) {
+      builder.yield(AnalyzerInput(buffer: audio.frames(start..<min(start + 1_600, audio.frameLength))))
+    }
+    let cut = CMTime(seconds: 3, preferredTimescale: 1000)
+    try await analyzer.finalizeAndFinish(through: cut)
+    var finals: [SpeechTranscriber.Result] = []
+    for try await result in transcriber.results where result.isFinal { finals.append(result) }
+    #expect(!finals.isEmpty)
+    #expect(
+      finals.allSatisfy { $0.range.start < cut }, "\(finals.map { ($0.range.start.seconds, $0.range.end.seconds) })")
+    #expect(audio.duration > 6, "the clip should run well past the cut")
+    builder.finish()
+  }
+}
+
+/// The progress a handler was given, read after the call.
+final class ProgressBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var progress: Progress?
+  func set(_ value: Progress) { lock.withLock { progress = value } }
+  var value: Progress? { lock.withLock { progress } }
+}
