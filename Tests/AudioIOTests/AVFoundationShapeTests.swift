@@ -1,0 +1,115 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import AudioIO
+
+/// The AVFoundation-shaped classes over the package's own audio types.
+@Suite("AVFoundation's shapes: buffers, converter, engine")
+struct AVFoundationShapeTests {
+  @Test("AVAudioPCMBuffer holds planar floats within its capacity and converts to and from AudioBuffer")
+  func pcmBuffer() throws {
+    let stereo = AudioFormat(standardFormatWithSampleRate: 48_000, channels: 2)
+    let buffer = try #require(AVAudioPCMBuffer(pcmFormat: stereo, frameCapacity: 4))
+    #expect(buffer.frameLength == 0 && buffer.frameCapacity == 4)
+    let source = AudioBuffer(format: stereo, samples: [0.1, -0.1, 0.2, -0.2, 0.3, -0.3])
+    #expect(buffer.append(source) == 3)
+    #expect(buffer.frameLength == 3)
+    let channels = try #require(buffer.floatChannelData)
+    #expect(channels[0][2] == 0.3 && channels[1][2] == -0.3)
+    #expect(buffer.audioBuffer == source)
+    #expect(buffer.append(source) == 1, "only one frame of room is left")
+    #expect(AudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 16_000, channels: 1, interleaved: false) == nil)
+    #expect(
+      AudioFormat(commonFormat: .pcmFormatFloat32, sampleRate: 16_000, channels: 1, interleaved: false)
+        == .speechAnalysis)
+  }
+
+  @Test("AVAudioConverter fills the output from the input block, keeps what does not fit, and ends the stream")
+  func converter() throws {
+    let input = AudioFormat(sampleRate: 48_000, channelCount: 2)
+    let converter = try #require(AVAudioConverter(from: input, to: .speechAnalysis))
+    let tone = (0..<48_000).flatMap { frame -> [Float] in
+      let value = Float(sin(2 * Double.pi * 440 * Double(frame) / 48_000)) * 0.5
+      return [value, value]
+    }
+    let source = AVAudioPCMBuffer(AudioBuffer(format: input, samples: tone))
+    var produced: [Float] = []
+    var given = false
+    var error: NSError?
+    // Output buffers of 1,000 frames: the one second of input comes out over several calls.
+    var status = AVAudioConverterOutputStatus.haveData
+    var calls = 0
+    while status == .haveData, calls < 100 {
+      calls += 1
+      let output = try #require(AVAudioPCMBuffer(pcmFormat: .speechAnalysis, frameCapacity: 1_000))
+      status = converter.convert(to: output, error: &error) { _, inputStatus in
+        defer { given = true }
+        inputStatus.pointee = given ? .endOfStream : .haveData
+        return given ? nil : source
+      }
+      produced += output.audioBuffer.samples
+    }
+    #expect(error == nil)
+    #expect(status == .endOfStream)
+    #expect(abs(produced.count - 16_000) <= 2, "\(produced.count) frames from one second")
+    let peak = produced.map(abs).max() ?? 0
+    // FFmpeg mixes stereo to mono at -3 dB a channel: both channels at 0.5 come out at 0.71.
+    #expect(peak > 0.65 && peak < 0.75, "the tone's level survives conversion: \(peak)")
+
+    // The wrong input format is an error, not a crash.
+    let other = try #require(AVAudioConverter(from: input, to: .speechAnalysis))
+    let output = try #require(AVAudioPCMBuffer(pcmFormat: .speechAnalysis, frameCapacity: 100))
+    let wrong = AVAudioPCMBuffer(AudioBuffer(format: .speechAnalysis, samples: [0, 0]))
+    let failed = other.convert(to: output, error: &error) { _, inputStatus in
+      inputStatus.pointee = .haveData
+      return wrong
+    }
+    #expect(failed == .error)
+    #expect(error != nil)
+  }
+
+  @Test("AVAudioEngine's input tap delivers the device's audio in buffers of the asked size, then stops")
+  func engineTap() async throws {
+    let device = MicrophoneCaptureTestDevices.speech44k
+    let played = try MicrophoneCaptureTestDevices.play(device.buffer)
+    AVAudioEngine.inputDevice = played
+    defer { AVAudioEngine.inputDevice = .default }
+    let engine = AVAudioEngine()
+    let format = engine.inputNode.outputFormat(forBus: 0)
+    #expect(format == .speechAnalysis, "the playback device records 16 kHz mono: \(format)")
+    let delivered = TapLog()
+    engine.inputNode.installTap(onBus: 0, bufferSize: 1_600, format: format) { buffer, time in
+      delivered.add(frames: Int(buffer.frameLength), at: time.sampleTime)
+    }
+    engine.prepare()
+    try engine.start()
+    #expect(engine.isRunning)
+    let deadline = Date().addingTimeInterval(20)
+    while delivered.frames < 16_000 * 11, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    engine.stop()
+    let stopped = delivered.calls
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(delivered.calls == stopped, "no tap calls after stop() returned")
+    #expect(!engine.isRunning)
+    #expect(delivered.frames >= 16_000 * 11)
+    #expect(delivered.sizes.dropLast().allSatisfy { $0 == 1_600 }, "\(Set(delivered.sizes))")
+    #expect(delivered.positionsAreContiguous)
+  }
+}
+
+/// What a tap received, recorded across threads.
+final class TapLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var log: [(frames: Int, position: Int64)] = []
+
+  func add(frames: Int, at position: Int64) { lock.withLock { log.append((frames, position)) } }
+  var calls: Int { lock.withLock { log.count } }
+  var frames: Int { lock.withLock { log.reduce(0) { $0 + $1.frames } } }
+  var sizes: [Int] { lock.withLock { log.map(\.frames) } }
+  var positionsAreContiguous: Bool {
+    lock.withLock {
+      zip(log, log.dropFirst()).allSatisfy { $0.position + Int64($0.frames) == $1.position }
+    }
+  }
+}
