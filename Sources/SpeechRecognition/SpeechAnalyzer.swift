@@ -123,6 +123,11 @@ public actor SpeechAnalyzer {
     if finishAfterFile { isFinished = true }
   }
 
+  /// Starts analysing an AVFoundation-shaped file, as Apple's analyzer takes an `AVAudioFile`.
+  public func start(inputAudioFile: AVAudioFile, finishAfterFile: Bool = false) async throws {
+    try await start(inputAudioFile: try inputAudioFile.audioFile, finishAfterFile: finishAfterFile)
+  }
+
   /// Starts analysing the buffers of `inputSequence` as they arrive; returns once the analysis
   /// is running.
   ///
@@ -195,6 +200,11 @@ public actor SpeechAnalyzer {
   public func analyzeSequence(from file: AudioFile) async throws -> CMTime? {
     try await start(inputAudioFile: file, finishAfterFile: false)
     return try await analysis?.value
+  }
+
+  /// Analyzes the whole AVFoundation-shaped file and returns the time of its last sample.
+  public func analyzeSequence(from file: AVAudioFile) async throws -> CMTime? {
+    try await analyzeSequence(from: try file.audioFile)
   }
 
   /// Biases the transcribers toward the context's contextual strings (all tags), from the next

@@ -164,8 +164,21 @@ public final class SpeechTranscriber: AnalyzableModule {
   }
 
   /// The locales `model` transcribes.
+  ///
+  /// Each language appears bare (`en`) and with every region Foundation knows for it (`en_US`,
+  /// `en_GB`, ...), as Apple lists regional locales: Whisper reads every region of a language alike.
   public static func supportedLocales(for model: SpeechModel) -> [Locale] {
-    languageCodes(for: model).map { Locale(identifier: $0) }
+    regionalLocales(for: languageCodes(for: model))
+  }
+
+  /// `codes` as bare locales, then each with the regions Foundation knows for it.
+  private static func regionalLocales(for codes: [String]) -> [Locale] {
+    let wanted = Set(codes)
+    let regional = Locale.availableIdentifiers.filter { identifier in
+      let parts = identifier.split(separator: "_")
+      return parts.count == 2 && parts[1].count == 2 && wanted.contains(String(parts[0]))
+    }
+    return codes.sorted().map { Locale(identifier: $0) } + regional.sorted().map { Locale(identifier: $0) }
   }
 
   /// The locales whose models are installed in the current models folder.
@@ -173,7 +186,7 @@ public final class SpeechTranscriber: AnalyzableModule {
     get async {
       let directory = ModelDirectory.current
       let installed = SpeechModel.all.filter { FileManager.default.fileExists(atPath: directory.file(for: $0).path) }
-      return Array(Set(installed.flatMap(languageCodes(for:)))).sorted().map { Locale(identifier: $0) }
+      return regionalLocales(for: Array(Set(installed.flatMap(languageCodes(for:)))))
     }
   }
 

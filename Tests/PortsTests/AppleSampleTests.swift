@@ -1,3 +1,4 @@
+import AudioIO
 import Foundation
 import SpeechRecognition
 import TestSupport
@@ -73,6 +74,49 @@ struct AssetReservationTests {
     }
     #expect(await AssetInventory.release(reservedLocale: english))
     #expect(await AssetInventory.release(reservedLocale: english) == false)
+    #expect(await AssetInventory.reservedLocales.isEmpty)
+  }
+}
+
+/// Apple's speech-to-text sample's shape: record through the engine into a file while the
+/// transcriber streams, then the story holds the text with timed words and the file the audio.
+@Suite("Apple's speech-to-text sample, in its shape", .serialized, .timeLimit(.minutes(3)))
+struct SpeechToTextSampleTests {
+  @Test("recording writes the microphone's audio to a file and transcribes it with word times")
+  func recordAndTranscribe() async throws {
+    let folder = Fixtures.temporaryFolder("speech-sample")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let speech = try AudioFile(forReading: Fixtures.jfk).read()
+    var played = speech
+    played.samples += [Float](repeating: 0, count: 16_000)
+    AVAudioEngine.inputDevice = try MicrophoneCaptureTestDevices.play(played)
+    defer { AVAudioEngine.inputDevice = .default }
+
+    let story = Story()
+    let transcriber = SpokenWordTranscriber(story: story)
+    try await transcriber.reserveLocale()
+    let recorder = Recorder(transcriber: transcriber, story: story, folder: folder)
+    let recording = Task { try await recorder.record() }
+    let deadline = Date().addingTimeInterval(60)
+    while (recorder.file?.length ?? 0) < AVAudioFramePosition(played.frameLength), Date() < deadline {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    try await recorder.stopRecording()
+    try await recording.value
+    await transcriber.releaseLocales()
+
+    let text = String(story.text.characters)
+    #expect(WordErrorRate(reference: Fixtures.jfkText, hypothesis: text).rate <= 0.05, "\(text)")
+    #expect(story.text.runs.contains { $0.audioTimeRange != nil }, "words carry their audio time ranges")
+    #expect(story.isDone)
+    let url = try #require(story.url)
+    let written = try AudioFile(forReading: url).read()
+    #expect(written.frameLength >= played.frameLength, "\(written.frameLength) frames written of \(played.frameLength)")
+    #expect(
+      WordErrorRate(
+        reference: Fixtures.jfkText,
+        hypothesis: try await SpeechTranscriptionService().transcribeAudio(at: url)
+      ).edits == 0, "the file holds the speech")
     #expect(await AssetInventory.reservedLocales.isEmpty)
   }
 }

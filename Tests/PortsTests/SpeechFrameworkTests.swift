@@ -50,6 +50,61 @@ struct SpeechFrameworkTests {
     #expect(timed.flatMap { Array($0.text.runs) }.contains { $0.audioTimeRange != nil })
   }
 
+  @Test("DictationTranscriber's customizedLanguage hint restricts recognition to the model's commands")
+  func dictationWithCustomLanguage() async throws {
+    let folder = Fixtures.temporaryFolder("dictation-commands")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let data = SFCustomLanguageModelData(locale: Locale(identifier: "en_US"), identifier: "test.commands", version: "1")
+    {
+      SFCustomLanguageModelData.PhraseCountsFromTemplates(classes: ["color": ["red", "blue", "green"]]) {
+        SFCustomLanguageModelData.TemplatePhraseCountGenerator.Template("Set background to <color>", count: 100)
+      }
+    }
+    let exported = folder.appendingPathComponent("commands.bin")
+    try await data.export(to: exported)
+    let configuration = SFSpeechLanguageModel.Configuration(
+      languageModel: folder.appendingPathComponent("LM"), vocabulary: nil, weight: 1)
+    try await SFSpeechLanguageModel.prepareCustomLanguageModel(
+      for: exported, clientIdentifier: "test.commands", configuration: configuration)
+    let file = try spoken("Set background to green", in: folder)
+    let transcriber = DictationTranscriber(
+      locale: Locale(identifier: "en_US"),
+      contentHints: [.shortForm, .customizedLanguage(modelConfiguration: configuration)],
+      transcriptionOptions: [], reportingOptions: [], attributeOptions: [])
+    let results = try await transcribe(transcriber, file: file)
+    #expect(results.map { String($0.text.characters) } == ["Set background to green"], "\(results.map(\.text))")
+    #expect(results.first?.matchedPhrase == "Set background to green")
+
+    let broken = DictationTranscriber(
+      locale: Locale(identifier: "en_US"),
+      contentHints: [
+        .customizedLanguage(
+          modelConfiguration: SFSpeechLanguageModel.Configuration(languageModel: folder.appendingPathComponent("none")))
+      ], transcriptionOptions: [], reportingOptions: [], attributeOptions: [])
+    await #expect(throws: (any Error).self) { _ = try await transcribe(broken, file: file) }
+  }
+
+  @Test("finalize(through:) on a file returns once results reach that time, before the file is done")
+  func finalizeFile() async throws {
+    let clips = try Fixtures.librivox.map { try AudioFile(forReading: $0.audio) }
+    let file = try #require(clips.max { $0.duration < $1.duration })
+    let transcriber = SpeechTranscriber(locale: Locale(identifier: "en_US"), preset: .transcription)
+    let analyzer = SpeechAnalyzer(modules: [transcriber])
+    try await analyzer.start(inputAudioFile: try AVAudioFile(forReading: file.url), finishAfterFile: false)
+    let collected = ResultCollector()
+    let reading = Task { for try await result in transcriber.results { collected.add(result) } }
+    let cut = CMTime(seconds: 2, preferredTimescale: 1000)
+    try await analyzer.finalize(through: cut)
+    let atCut = collected.results
+    #expect(atCut.contains { $0.range.end >= cut }, "results through \(cut) were published")
+    try await analyzer.finalizeAndFinishThroughEndOfInput()
+    try await reading.value
+    #expect(collected.results.count >= atCut.count)
+    #expect(
+      collected.results.last.map { $0.range.end.seconds > file.duration * 0.7 } == true,
+      "the rest of the \(file.duration) s file came after")
+  }
+
   @Test("contextual strings (AnalysisContext, SFSpeechRecognitionRequest) spell a name base gets wrong")
   func contextualStrings() async throws {
     let folder = Fixtures.temporaryFolder("context")
@@ -106,6 +161,14 @@ struct SpeechFrameworkTests {
     #expect(audio.duration > 6, "the clip should run well past the cut")
     builder.finish()
   }
+}
+
+/// Results read by a task, looked at from another.
+final class ResultCollector: @unchecked Sendable {
+  private let lock = NSLock()
+  private var all: [SpeechTranscriber.Result] = []
+  func add(_ result: SpeechTranscriber.Result) { lock.withLock { all.append(result) } }
+  var results: [SpeechTranscriber.Result] { lock.withLock { all } }
 }
 
 /// The progress a handler was given, read after the call.

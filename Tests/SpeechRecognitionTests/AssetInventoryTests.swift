@@ -29,7 +29,7 @@ struct AssetInventoryTests {
 
     // The converted file loads and works.
     let analyzer = SpeechAnalyzer(modules: [transcriber])
-    try await analyzer.start(inputAudioFile: try .init(forReading: Fixtures.jfk), finishAfterFile: true)
+    try await analyzer.start(inputAudioFile: try AudioFile(forReading: Fixtures.jfk), finishAfterFile: true)
     var text = ""
     for try await result in transcriber.results { text += String(result.text.characters) + " " }
     #expect(text.lowercased().contains("ask not what your country can do for you"))

@@ -1,9 +1,7 @@
 // Apple's names for the audio types and counts, so code written against AVFoundation ports with
-// few changes. The classes with Apple's shape (AVAudioPCMBuffer, AVAudioConverter, AVAudioEngine,
-// AVAudioSession, AVAudioTime) live in their own files beside this one.
+// few changes. The classes with Apple's shape (AVAudioFile, AVAudioPCMBuffer, AVAudioConverter,
+// AVAudioEngine, AVAudioSession, AVAudioTime) live in their own files beside this one.
 
-/// `AVAudioFile` on Apple's platforms; here, a file decoded through FFmpeg.
-public typealias AVAudioFile = AudioFile
 /// `AVAudioFormat` on Apple's platforms: a sample rate and a channel count, samples as 32-bit floats.
 public typealias AVAudioFormat = AudioFormat
 /// A count of audio frames, as AVFoundation types it.

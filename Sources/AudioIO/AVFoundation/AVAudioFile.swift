@@ -1,0 +1,125 @@
+import Foundation
+
+/// An audio file with AVFoundation's shape: opened for reading (any format FFmpeg decodes) or
+/// for writing (WAV), read into and written from ``AVAudioPCMBuffer``s.
+///
+/// Reading decodes at the file's own rate and channel count (its ``processingFormat``), from
+/// ``framePosition`` on. Writing creates a WAV file in the format the settings give
+/// (``AudioFormat/settings``: rate, channels, and 16-bit integer or 32-bit float samples) and
+/// keeps its header right after every write, so a file cut short by a crash still plays.
+/// Differences on Linux: only WAV is written, whatever the settings' format ID or the URL's
+/// extension; buffers always hold floats.
+public final class AVAudioFile: @unchecked Sendable {
+  /// Where the file is.
+  public let url: URL
+  /// The format stored in the file.
+  public let fileFormat: AVAudioFormat
+  /// The format of the buffers read from or written to the file: the file's rate and channels.
+  public let processingFormat: AVAudioFormat
+  private let reader: AudioFile?
+  private let writer: WAVWriter?
+  private var decoded: AudioBuffer?
+  private var position: AVAudioFramePosition = 0
+
+  /// Opens the file at `url` for reading.
+  ///
+  /// - Throws: ``AudioIOError`` when the file is missing, empty, a folder, or holds no audio.
+  public init(forReading url: URL) throws {
+    let file = try AudioFile(forReading: url)
+    self.url = url
+    reader = file
+    writer = nil
+    fileFormat = file.fileFormat
+    processingFormat = file.fileFormat
+  }
+
+  /// Creates (or replaces) a WAV file at `url` in the format `settings` describe: the sample
+  /// rate and channel count, 32-bit float samples when `AVLinearPCMIsFloatKey` is true and
+  /// 16-bit integers otherwise.
+  ///
+  /// - Throws: ``AudioIOError`` when the settings lack a positive rate or channel count, or the
+  ///   file cannot be created.
+  public init(forWriting url: URL, settings: [String: Any]) throws {
+    let rate = (settings[AVSampleRateKey] as? Double) ?? (settings[AVSampleRateKey] as? Int).map(Double.init) ?? 0
+    let channels = (settings[AVNumberOfChannelsKey] as? Int) ?? 0
+    guard rate > 0, channels > 0 else {
+      throw AudioIOError.unsupportedFormat(
+        "the settings for \(url.lastPathComponent) need a sample rate and a channel count")
+    }
+    let format = AudioFormat(sampleRate: rate, channelCount: channels)
+    let float = (settings[AVLinearPCMIsFloatKey] as? Bool) ?? false
+    writer = try WAVWriter(url: url, format: format, encoding: float ? .float32 : .int16)
+    reader = nil
+    self.url = url
+    fileFormat = format
+    processingFormat = format
+  }
+
+  /// Creates a WAV file as ``init(forWriting:settings:)`` does; `format` and `interleaved` are
+  /// accepted for compatibility (buffers here always hold floats).
+  public convenience init(
+    forWriting url: URL, settings: [String: Any], commonFormat format: AudioFormat.CommonFormat, interleaved: Bool
+  ) throws {
+    try self.init(forWriting: url, settings: settings)
+  }
+
+  /// The file's length in frames: as declared when reading, as written so far when writing.
+  public var length: AVAudioFramePosition {
+    if let writer { return AVAudioFramePosition(writer.framesWritten) }
+    if let decoded { return AVAudioFramePosition(decoded.frameLength) }
+    return reader?.length ?? 0
+  }
+
+  /// The frame the next read starts at (or the next write appends after).
+  public var framePosition: AVAudioFramePosition {
+    get { writer.map { AVAudioFramePosition($0.framesWritten) } ?? position }
+    set { position = max(newValue, 0) }
+  }
+
+  /// The file opened for reading as this package's ``AudioFile`` (our extension), for APIs that
+  /// take one; a file being written is opened afresh.
+  public var audioFile: AudioFile {
+    get throws { try reader ?? AudioFile(forReading: url) }
+  }
+
+  /// Reads frames from ``framePosition`` on into `buffer`, as many as it holds.
+  public func read(into buffer: AVAudioPCMBuffer) throws {
+    try read(into: buffer, frameCount: buffer.frameCapacity)
+  }
+
+  /// Reads up to `frames` frames from ``framePosition`` on into `buffer` (fewer at the end).
+  ///
+  /// - Throws: ``AudioIOError`` when the file cannot be decoded or the buffer's format is not
+  ///   the ``processingFormat``.
+  public func read(into buffer: AVAudioPCMBuffer, frameCount frames: AVAudioFrameCount) throws {
+    guard let reader else { throw AudioIOError.unsupportedFormat("\(url.lastPathComponent) was opened for writing") }
+    guard buffer.format == processingFormat else {
+      throw AudioIOError.unsupportedFormat("read into a \(processingFormat) buffer, not \(buffer.format)")
+    }
+    if decoded == nil { decoded = try reader.read(format: processingFormat) }
+    guard let decoded else { return }
+    let start = Int(min(position, AVAudioFramePosition(decoded.frameLength)))
+    let end = min(start + Int(min(frames, buffer.frameCapacity)), decoded.frameLength)
+    buffer.frameLength = 0
+    buffer.append(decoded.frames(start..<end))
+    position = AVAudioFramePosition(end)
+  }
+
+  /// Appends `buffer`'s frames to the file.
+  ///
+  /// - Throws: ``AudioIOError`` when the file was opened for reading, the buffer's format is not
+  ///   the file's, or the disk refuses the write.
+  public func write(from buffer: AVAudioPCMBuffer) throws {
+    guard let writer else { throw AudioIOError.unsupportedFormat("\(url.lastPathComponent) was opened for reading") }
+    guard buffer.format == processingFormat else {
+      throw AudioIOError.unsupportedFormat("write a \(processingFormat) buffer, not \(buffer.format)")
+    }
+    try writer.write(buffer.audioBuffer)
+    try writer.flush()
+  }
+
+  /// Finishes writing (the header is already right); reading files need no closing.
+  public func close() {
+    try? writer?.close()
+  }
+}
