@@ -169,7 +169,7 @@ func timeTextStream(_ session: LanguageModelSession, prompt: String, options: Ge
 /// guided response).
 func responseText(_ entries: ArraySlice<Transcript.Entry>) -> String {
   for entry in entries.reversed() {
-    if case .response(let text) = entry { return text }
+    if case .response = entry { return entry.description }
   }
   return ""
 }

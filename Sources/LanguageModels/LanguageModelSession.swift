@@ -27,7 +27,15 @@ public final class LanguageModelSession: Sendable {
   ) {
     self.model = model
     self.tools = tools
-    let entries: [Transcript.Entry] = instructions.map { [.instructions($0.text)] } ?? []
+    let entries: [Transcript.Entry] =
+      instructions.map {
+        [
+          .instructions(
+            Transcript.Instructions(
+              segments: [.text(.init(content: $0.text))],
+              toolDefinitions: tools.map { Transcript.ToolDefinition(tool: $0) }))
+        ]
+      } ?? []
     state = Mutex((Transcript(entries: entries), false))
   }
 
@@ -147,7 +155,9 @@ public final class LanguageModelSession: Sendable {
         : "First call the tools you need. Once you have their results, respond with JSON that follows this schema:"
       userText += "\n\n\(lead)\n\(schemaText)"
     }
-    var added: [Transcript.Entry] = [.prompt(prompt.text)]
+    var added: [Transcript.Entry] = [
+      .prompt(Transcript.Prompt(segments: [.text(.init(content: prompt.text))], options: options))
+    ]
     var rounds = 0
     while true {
       let offerTools = toolbox != nil && rounds < Self.maximumToolRounds
@@ -183,10 +193,15 @@ public final class LanguageModelSession: Sendable {
       if offerTools, let toolbox, let call = toolbox.parseCall(generation.text) {
         rounds += 1
         let output = try await toolbox.invoke(call)
-        added += [.toolCalls([call]), .toolOutput(toolName: call.toolName, output: output)]
+        added += [
+          .toolCalls(Transcript.ToolCalls([call])),
+          .toolOutput(Transcript.ToolOutput(toolName: call.toolName, segments: [.text(.init(content: output))])),
+        ]
         continue
       }
-      added.append(.response(generation.text))
+      added.append(
+        .response(
+          Transcript.Response(assetIDs: [model.weights.name], segments: [.text(.init(content: generation.text))])))
       let entries = state.withLock { state -> ArraySlice<Transcript.Entry> in
         state.transcript.entries += added
         return state.transcript.entries.suffix(added.count)

@@ -93,7 +93,7 @@ struct ToolGrammar: Sendable {
       let name = try? content.value(String.self, forProperty: "name"),
       case .structure(let properties, _) = content.kind, let arguments = properties["arguments"]
     else { return nil }
-    return Transcript.ToolCall(toolName: name, arguments: arguments.jsonString)
+    return Transcript.ToolCall(toolName: name, arguments: arguments)
   }
 
   /// Runs the tool `call` names and returns its output as text.
@@ -105,9 +105,8 @@ struct ToolGrammar: Sendable {
     return try await Self.invoke(tool, arguments: call.arguments)
   }
 
-  private static func invoke<T: Tool>(_ tool: T, arguments: String) async throws -> String {
+  private static func invoke<T: Tool>(_ tool: T, arguments content: GeneratedContent) async throws -> String {
     do {
-      let content = try GeneratedContent(json: arguments)
       let output = try await tool.call(arguments: try T.Arguments(content))
       return output.promptRepresentation.text
     } catch {

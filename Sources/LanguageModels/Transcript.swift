@@ -1,33 +1,44 @@
-/// The history of a session: instructions, prompts, tool calls and their output, and responses.
+import Foundation
+
+/// A session's history, in FoundationModels' shape: the instructions, each prompt, the tool
+/// calls and their outputs, and each response, in order.
 ///
-/// A session's transcript grows with each turn; creating a session from a transcript resumes
-/// the conversation.
+/// A transcript can start a new session that carries on the conversation
+/// (`LanguageModelSession(model:tools:transcript:)`).
 public struct Transcript: Sendable, Equatable, RandomAccessCollection {
   /// One entry of the history.
-  public enum Entry: Sendable, Equatable {
+  public enum Entry: Sendable, Equatable, Identifiable, CustomStringConvertible {
     /// The instructions the session started with.
-    case instructions(String)
+    case instructions(Instructions)
     /// A user prompt.
-    case prompt(String)
-    /// Tools the model called, with their arguments as JSON.
-    case toolCalls([ToolCall])
+    case prompt(Prompt)
+    /// Tools the model called.
+    case toolCalls(ToolCalls)
     /// A tool's output.
-    case toolOutput(toolName: String, output: String)
-    /// A model response (JSON text for guided generation).
-    case response(String)
-  }
+    case toolOutput(ToolOutput)
+    /// A model response.
+    case response(Response)
 
-  /// One call the model made to a tool.
-  public struct ToolCall: Sendable, Equatable {
-    /// The tool's name.
-    public var toolName: String
-    /// The arguments, as JSON.
-    public var arguments: String
+    /// The entry's identifier.
+    public var id: String {
+      switch self {
+      case .instructions(let entry): entry.id
+      case .prompt(let entry): entry.id
+      case .toolCalls(let entry): entry.id
+      case .toolOutput(let entry): entry.id
+      case .response(let entry): entry.id
+      }
+    }
 
-    /// A call of `toolName` with `arguments` (JSON).
-    public init(toolName: String, arguments: String) {
-      self.toolName = toolName
-      self.arguments = arguments
+    /// The entry as text: its segments' text, or the calls as JSON.
+    public var description: String {
+      switch self {
+      case .instructions(let entry): entry.segments.text
+      case .prompt(let entry): entry.segments.text
+      case .toolCalls(let calls): calls.map { "\($0.toolName)(\($0.arguments.jsonString))" }.joined(separator: "\n")
+      case .toolOutput(let entry): entry.segments.text
+      case .response(let entry): entry.segments.text
+      }
     }
   }
 
@@ -35,7 +46,7 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection {
   public var entries: [Entry]
 
   /// A transcript holding `entries`.
-  public init(entries: [Entry] = []) { self.entries = entries }
+  public init(entries: some Sequence<Entry> = []) { self.entries = Array(entries) }
 
   /// The index of the first entry.
   public var startIndex: Int { entries.startIndex }
@@ -48,19 +59,32 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection {
   var messages: [LlamaMessage] {
     entries.map { entry in
       switch entry {
-      case .instructions(let text): LlamaMessage(role: "system", content: text)
-      case .prompt(let text): LlamaMessage(role: "user", content: text)
-      case .response(let text): LlamaMessage(role: "assistant", content: text)
+      case .instructions(let instructions): LlamaMessage(role: "system", content: instructions.segments.text)
+      case .prompt(let prompt): LlamaMessage(role: "user", content: prompt.segments.text)
+      case .response(let response): LlamaMessage(role: "assistant", content: response.segments.text)
       case .toolCalls(let calls):
         LlamaMessage(
           role: "assistant",
           content: calls.map {
-            "<tool_call>\n{\"name\": \"\($0.toolName)\", \"arguments\": \($0.arguments)}\n</tool_call>"
+            "<tool_call>\n{\"name\": \"\($0.toolName)\", \"arguments\": \($0.arguments.jsonString)}\n</tool_call>"
           }
           .joined(separator: "\n"))
-      case .toolOutput(_, let output):
-        LlamaMessage(role: "user", content: "<tool_response>\n\(output)\n</tool_response>")
+      case .toolOutput(let output):
+        LlamaMessage(role: "user", content: "<tool_response>\n\(output.segments.text)\n</tool_response>")
       }
     }
+  }
+}
+
+extension [Transcript.Segment] {
+  /// The segments as one text: text as it is, structured content as its JSON.
+  var text: String {
+    map { segment in
+      switch segment {
+      case .text(let text): text.content
+      case .structure(let structure): structure.content.jsonString
+      }
+    }
+    .joined()
   }
 }

@@ -58,7 +58,7 @@ struct ToolCallingTests {
       options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 60))
     #expect(tool.log.calls.withLock { $0 } == [42])
     #expect(answer.content.uppercased().contains("MARIGOLD"), "\(answer.content)")
-    let calls = session.transcript.compactMap { entry -> [Transcript.ToolCall]? in
+    let calls = session.transcript.compactMap { entry -> Transcript.ToolCalls? in
       if case .toolCalls(let calls) = entry { return calls }
       return nil
     }

@@ -1,5 +1,6 @@
 import AudioIO
 import Foundation
+import LanguageModels
 import SpeechRecognition
 import TestSupport
 import Testing
@@ -118,5 +119,32 @@ struct SpeechToTextSampleTests {
         hypothesis: try await SpeechTranscriptionService().transcribeAudio(at: url)
       ).edits == 0, "the file holds the speech")
     #expect(await AssetInventory.reservedLocales.isEmpty)
+  }
+}
+
+/// FoundationModels' documented shapes, against the default model.
+@Suite("FoundationModels in Apple's documented shape", .serialized, .timeLimit(.minutes(3)))
+struct FoundationModelsDocumentationTests {
+  @Test("availability, guided generation with guides, a tool that returns a list, the transcript")
+  func documentedShapes() async throws {
+    #expect(availabilityMessage() == "ready")
+    let cat = try #require(try await generateCat())
+    #expect((0...20).contains(cat.age))
+    #expect(!cat.name.isEmpty && !cat.profile.isEmpty)
+
+    let session = LanguageModelSession(
+      tools: [FindContacts()], instructions: "Use the findContacts tool to answer questions about contacts.")
+    let answer = try await session.respond(
+      to: "Name two of my contacts.", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 80))
+    #expect(["Ada", "Grace"].allSatisfy { answer.content.contains($0) }, "\(answer.content)")
+    let lines = conversation(of: session)
+    #expect(lines.first == "user: Name two of my contacts.", "\(lines)")
+    #expect(lines.contains("tools: findContacts"), "\(lines)")
+    #expect(lines.last?.hasPrefix("model: ") == true)
+    if case .instructions(let instructions) = session.transcript.first {
+      #expect(instructions.toolDefinitions.map(\.name) == ["findContacts"])
+    } else {
+      Issue.record("the transcript starts with the instructions")
+    }
   }
 }
