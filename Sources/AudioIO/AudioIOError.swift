@@ -20,6 +20,8 @@ public enum AudioIOError: Error, LocalizedError, Equatable, Sendable {
   case writeFailed(path: String, detail: String)
   /// Audio cannot be converted between two formats (the detail names them).
   case unsupportedFormat(String)
+  /// An output device could not play audio.
+  case playbackFailed(device: String, detail: String)
 
   /// A one-line message that says what went wrong and what to do.
   public var errorDescription: String? {
@@ -42,6 +44,8 @@ public enum AudioIOError: Error, LocalizedError, Equatable, Sendable {
       "\(path): could not write audio (\(detail)); check the folder exists and has free space"
     case .unsupportedFormat(let detail):
       "\(detail); use a sample rate of 8-192 kHz with 1-8 channels"
+    case .playbackFailed(let device, let detail):
+      "cannot play through '\(device)' (\(detail)); check the output device (aplay -L lists them)"
     }
   }
 }

@@ -165,6 +165,37 @@ extension MicrophoneCapture {
       self.pcm = nil
     }
 
+    /// Plays `buffer` through the playback device `device`, blocking until it has been played
+    /// or `shouldStop` says to stop (checked between periods). ALSA converts the rate and
+    /// channels to what the device takes.
+    static func play(_ buffer: AudioBuffer, on device: String, shouldStop: () -> Bool) throws(AudioIOError) {
+      prepare()
+      var opened: OpaquePointer?
+      var status = snd_pcm_open(&opened, device, SND_PCM_STREAM_PLAYBACK, 0)
+      guard status == 0, let pcm = opened else { throw .playbackFailed(device: device, detail: describe(status)) }
+      defer { snd_pcm_close(pcm) }
+      let channels = buffer.format.channelCount
+      status = snd_pcm_set_params(
+        pcm, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels),
+        UInt32(buffer.format.sampleRate), 1, 100_000)
+      guard status == 0 else { throw .playbackFailed(device: device, detail: describe(status)) }
+      let chunk = max(Int(buffer.format.sampleRate) / 50, 1)
+      var frame = 0
+      while frame < buffer.frameLength, !shouldStop() {
+        let count = min(chunk, buffer.frameLength - frame)
+        let written = buffer.samples.withUnsafeBufferPointer { samples in
+          snd_pcm_writei(pcm, samples.baseAddress! + frame * channels, snd_pcm_uframes_t(count))
+        }
+        if written < 0 {
+          let recovered = snd_pcm_recover(pcm, Int32(written), 1)
+          guard recovered == 0 else { throw .playbackFailed(device: device, detail: describe(written)) }
+          continue
+        }
+        frame += Int(written)
+      }
+      if shouldStop() { snd_pcm_drop(pcm) } else { snd_pcm_drain(pcm) }
+    }
+
     /// The capture devices ALSA's configuration names, the default input first.
     ///
     /// Devices marked output-only are left out, and so is `null` (it records silence). `default`

@@ -98,6 +98,63 @@ struct AVFoundationShapeTests {
   }
 }
 
+/// Playback through a player node, heard on the test speaker.
+@Suite("AVAudioPlayerNode", .serialized)
+struct AVAudioPlayerNodeTests {
+  @Test("a scheduled file plays through the output device, then its completion handler runs")
+  func playsAFile() async throws {
+    try MicrophoneCaptureTestDevices.clearSpeaker()
+    AVAudioEngine.outputDevice = MicrophoneCaptureTestDevices.speakerName
+    defer { AVAudioEngine.outputDevice = "default" }
+    let engine = AVAudioEngine()
+    let player = AVAudioPlayerNode()
+    let file = try AVAudioFile(forReading: Fixtures.jfk)
+    engine.attach(player)
+    engine.connect(player, to: engine.outputNode, format: file.processingFormat)
+    let done = CompletionFlag()
+    player.scheduleFile(file, at: nil, completionCallbackType: .dataPlayedBack) { type in done.set(type) }
+    try engine.start()
+    player.play()
+    #expect(player.isPlaying)
+    let deadline = Date().addingTimeInterval(30)
+    while done.type == nil, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    #expect(done.type == .dataPlayedBack)
+    #expect(player.playbackError == nil, "\(String(describing: player.playbackError))")
+    let heard = try MicrophoneCaptureTestDevices.speakerOutput()
+    let original = try AudioFile(forReading: Fixtures.jfk).read()
+    #expect(abs(heard.frameLength - original.frameLength) < 1_600, "\(heard.frameLength) of \(original.frameLength)")
+    let count = min(heard.frameLength, original.frameLength)
+    let difference = zip(heard.samples.prefix(count), original.samples.prefix(count)).map { abs($0 - $1) }.max() ?? 1
+    #expect(difference < 0.01, "what was played is the file: largest difference \(difference)")
+    engine.stop()
+  }
+
+  @Test("an output device that does not exist is reported, and the completion handler still runs")
+  func missingDevice() async throws {
+    AVAudioEngine.outputDevice = "vn_no_such_speaker"
+    defer { AVAudioEngine.outputDevice = "default" }
+    let player = AVAudioPlayerNode()
+    let done = CompletionFlag()
+    player.scheduleBuffer(AVAudioPCMBuffer(AudioBuffer(format: .speechAnalysis, samples: [0, 0.1, 0]))) {
+      done.set(.dataPlayedBack)
+    }
+    player.play()
+    let deadline = Date().addingTimeInterval(10)
+    while done.type == nil, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    #expect(done.type != nil)
+    let message = (player.playbackError as? AudioIOError)?.errorDescription ?? ""
+    #expect(message.contains("vn_no_such_speaker"), "\(message)")
+  }
+}
+
+/// A completion handler's call, seen from the test.
+final class CompletionFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var called: AVAudioPlayerNode.CompletionCallbackType?
+  func set(_ type: AVAudioPlayerNode.CompletionCallbackType) { lock.withLock { called = type } }
+  var type: AVAudioPlayerNode.CompletionCallbackType? { lock.withLock { called } }
+}
+
 /// What a tap received, recorded across threads.
 final class TapLog: @unchecked Sendable {
   private let lock = NSLock()

@@ -76,6 +76,7 @@ struct AssetReservationTests {
     #expect(await AssetInventory.release(reservedLocale: english))
     #expect(await AssetInventory.release(reservedLocale: english) == false)
     #expect(await AssetInventory.reservedLocales.isEmpty)
+
   }
 }
 
@@ -119,7 +120,27 @@ struct SpeechToTextSampleTests {
         hypothesis: try await SpeechTranscriptionService().transcribeAudio(at: url)
       ).edits == 0, "the file holds the speech")
     #expect(await AssetInventory.reservedLocales.isEmpty)
+
+    // Playing the recording back sends it to the speaker.
+    try MicrophoneCaptureTestDevices.clearSpeaker()
+    AVAudioEngine.outputDevice = MicrophoneCaptureTestDevices.speakerName
+    defer { AVAudioEngine.outputDevice = "default" }
+    let playedBack = CompletionSignal()
+    recorder.playRecording { playedBack.fire() }
+    let playing = Date().addingTimeInterval(30)
+    while !playedBack.fired, Date() < playing { try await Task.sleep(for: .milliseconds(20)) }
+    recorder.stopPlaying()
+    #expect(playedBack.fired)
+    #expect(abs(try MicrophoneCaptureTestDevices.speakerOutput().frameLength - written.frameLength) < 1_600)
   }
+}
+
+/// A completion handler's call, seen from the test.
+final class CompletionSignal: @unchecked Sendable {
+  private let lock = NSLock()
+  private var called = false
+  func fire() { lock.withLock { called = true } }
+  var fired: Bool { lock.withLock { called } }
 }
 
 /// FoundationModels' documented shapes, against the default model.

@@ -65,6 +65,24 @@ public enum MicrophoneCaptureTestDevices {
     return AudioInputDevice(name: playbackName, description: "Test playback")
   }
 
+  /// A playback device that writes what is played to a file, as 16 kHz mono 16-bit.
+  public static let speakerName = "vn_speaker"
+
+  /// Empties what ``speakerName`` has recorded so far.
+  public static func clearSpeaker() throws {
+    try install()
+    try Data().write(to: ready.folder.appendingPathComponent("\(speakerName).raw"), options: .atomic)
+  }
+
+  /// What was played through ``speakerName`` since ``clearSpeaker()``, as 16 kHz mono samples.
+  public static func speakerOutput() throws -> AudioBuffer {
+    let data = try Data(contentsOf: ready.folder.appendingPathComponent("\(speakerName).raw"))
+    let samples = data.withUnsafeBytes { raw in
+      raw.bindMemory(to: Int16.self).map { Float(Int16(littleEndian: $0)) / 32_768 }
+    }
+    return AudioBuffer(format: .speechAnalysis, samples: samples)
+  }
+
   /// Makes sure the devices exist; call before anything that touches ALSA.
   public static func install() throws {
     _ = try result.get()
@@ -147,6 +165,21 @@ public enum MicrophoneCaptureTestDevices {
         type plug
         slave { pcm "\(playbackName)_file" format S16_LE rate 16000 channels 1 }
         hint { show on description "Test playback" }
+      }
+
+      """
+    // Writes what is played to a file.
+    configuration += """
+      pcm.\(speakerName)_file {
+        type file
+        slave.pcm { type null }
+        file "\(folder.appendingPathComponent("\(speakerName).raw").path)"
+        format "raw"
+      }
+      pcm.\(speakerName) {
+        type plug
+        slave { pcm "\(speakerName)_file" format S16_LE rate 16000 channels 1 }
+        hint { show on description "Test speaker" }
       }
 
       """

@@ -15,17 +15,26 @@ import Synchronization
 /// ```
 ///
 /// On Linux there is no processing graph: the input node records through ``MicrophoneCapture``
-/// (ALSA) from ``inputDevice``, and ``outputNode`` and ``mainMixerNode`` exist so code that names
-/// them compiles, but play nothing. `start()` throws a ``MicrophoneError`` when the device is
+/// (ALSA) from ``inputDevice``; an attached ``AVAudioPlayerNode`` plays through ALSA's
+/// ``outputDevice``, and ``outputNode`` and ``mainMixerNode`` exist so code that connects nodes
+/// compiles. `start()` throws a ``MicrophoneError`` when the device is
 /// missing or busy.
 public final class AVAudioEngine: @unchecked Sendable {
   private static let device = Mutex(AudioInputDevice.default)
+  private static let output = Mutex("default")
 
   /// The capture device every engine's input node records (our extension): ALSA's default
   /// input unless set, for instance to a device from ``MicrophoneCapture/inputDevices()``.
   public static var inputDevice: AudioInputDevice {
     get { device.withLock { $0 } }
     set { device.withLock { $0 = newValue } }
+  }
+
+  /// The ALSA playback device player nodes play through (our extension): ALSA's default output
+  /// unless set (`aplay -L` lists the devices).
+  public static var outputDevice: String {
+    get { output.withLock { $0 } }
+    set { output.withLock { $0 = newValue } }
   }
 
   /// The microphone.
@@ -35,6 +44,7 @@ public final class AVAudioEngine: @unchecked Sendable {
   /// The mixer in front of the output (plays nothing on Linux).
   public let mainMixerNode = AVAudioNode()
   private let state = Mutex(false)
+  private let attached = Mutex<[AVAudioNode]>([])
 
   /// A stopped engine.
   public init() {}
@@ -58,17 +68,27 @@ public final class AVAudioEngine: @unchecked Sendable {
   /// Pauses the engine; here the same as ``stop()``.
   public func pause() { stop() }
 
-  /// Stops the engine and closes the device; taps are not called again after this returns.
+  /// Stops the engine and closes the device; taps are not called again after this returns, and
+  /// attached players stop.
   public func stop() {
     inputNode.engineDidStop()
+    for case let player as AVAudioPlayerNode in attached.withLock({ $0 }) { player.stop() }
     state.withLock { $0 = false }
   }
 
   /// Stops the engine, as resetting does on Apple's platforms to clear what the nodes hold.
   public func reset() { stop() }
 
-  /// Accepted so code that builds a graph compiles; nodes are not connected on Linux.
-  public func attach(_ node: AVAudioNode) {}
+  /// Keeps `node` with the engine (a player stops when the engine does); there is no graph to
+  /// add it to on Linux.
+  public func attach(_ node: AVAudioNode) {
+    attached.withLock { nodes in if !nodes.contains(where: { $0 === node }) { nodes.append(node) } }
+  }
+
+  /// Lets go of `node`.
+  public func detach(_ node: AVAudioNode) {
+    attached.withLock { $0.removeAll { $0 === node } }
+  }
 
   /// Accepted so code that builds a graph compiles; nodes are not connected on Linux.
   public func connect(_ source: AVAudioNode, to destination: AVAudioNode, format: AVAudioFormat?) {}

@@ -12,6 +12,7 @@ final class Recorder: @unchecked Sendable {
   private let audioEngine: AVAudioEngine
   private let transcriber: SpokenWordTranscriber
   var file: AVAudioFile?
+  var playerNode: AVAudioPlayerNode?
   private let url: URL
   let story: Story
 
@@ -33,6 +34,7 @@ final class Recorder: @unchecked Sendable {
 
   func stopRecording() async throws {
     audioEngine.stop()
+    audioEngine.inputNode.removeTap(onBus: 0)
     outputContinuation?.finish()
     story.isDone = true
     try await transcriber.finishTranscribing()
@@ -67,6 +69,25 @@ final class Recorder: @unchecked Sendable {
     let inputSettings = audioEngine.inputNode.inputFormat(forBus: 0).settings
     file = try AVAudioFile(forWriting: url, settings: inputSettings)
     audioEngine.inputNode.removeTap(onBus: 0)
+  }
+
+  func playRecording(completion: @escaping @Sendable () -> Void) {
+    guard let file else { return }
+    playerNode = AVAudioPlayerNode()
+    guard let playerNode else { return }
+    audioEngine.attach(playerNode)
+    audioEngine.connect(playerNode, to: audioEngine.outputNode, format: file.processingFormat)
+    playerNode.scheduleFile(file, at: nil, completionCallbackType: .dataPlayedBack) { _ in completion() }
+    do {
+      try audioEngine.start()
+      playerNode.play()
+    } catch {
+      print("error playing back: \(error)")
+    }
+  }
+
+  func stopPlaying() {
+    audioEngine.stop()
   }
 
   func writeBufferToDisk(buffer: AVAudioPCMBuffer) {
