@@ -336,19 +336,11 @@ public final class SpeechTranscriber: AnalyzableModule {
   private var steering: LanguageModelSteering? { ownSteering ?? contextSteering.withLock { $0 } }
 
   func apply(contextualStrings: [String]) throws {
-    let phrases = contextualStrings.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-    guard !phrases.isEmpty else {
-      contextSteering.withLock { $0 = nil }
-      return
-    }
-    let data = CustomLanguageModelData(
-      locale: locale ?? Locale(identifier: "en_US"), identifier: "analysis-context", version: "1"
-    ) {
-      for phrase in phrases { CustomLanguageModelData.PhraseCount(phrase: phrase, count: 10) }
-    }
-    let model = try SpeechLanguageModel(compiling: data)
+    let model = try SpeechLanguageModel(biasingToward: contextualStrings, locale: locale ?? Locale(identifier: "en_US"))
     contextSteering.withLock {
-      $0 = LanguageModelSteering(model: model, mode: .bias(strength: SpeechLanguageModel.Configuration.defaultWeight))
+      $0 = model.map {
+        LanguageModelSteering(model: $0, mode: .bias(strength: SpeechLanguageModel.Configuration.defaultWeight))
+      }
     }
   }
 

@@ -73,11 +73,7 @@ open class SFSpeechRecognitionRequest: @unchecked Sendable {
     if let configuration = customizedLanguageModel {
       return (try SpeechLanguageModel(configuration: configuration), configuration.mode)
     }
-    let phrases = contextualStrings.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
-    guard !phrases.isEmpty else { return nil }
-    let data = CustomLanguageModelData(locale: locale, identifier: "contextual-strings", version: "1") {
-      for phrase in phrases { CustomLanguageModelData.PhraseCount(phrase: phrase, count: 10) }
-    }
-    return (try SpeechLanguageModel(compiling: data), .bias(strength: SpeechLanguageModel.Configuration.defaultWeight))
+    guard let model = try SpeechLanguageModel(biasingToward: contextualStrings, locale: locale) else { return nil }
+    return (model, .bias(strength: SpeechLanguageModel.Configuration.defaultWeight))
   }
 }
