@@ -19,8 +19,8 @@ system:
 engines:
 	@scripts/bootstrap.sh all
 
-## install-engines: copy the engines into PREFIX (default /usr/local) for packages that depend on
-## ours outside this checkout
+## install-engines: copy the engines into PREFIX (default /usr/local, where the compiler and the
+## linker look) for packages that depend on ours outside this checkout
 PREFIX ?= /usr/local
 install-engines: engines
 	@scripts/install-engines.sh $(PREFIX)

@@ -16,28 +16,23 @@ let toolchainHost: String = {
   return "/opt/swift/usr/lib/swift/host"
 }()
 
-/// Where whisper.cpp and llama.cpp are installed. In a checkout after `make deps`, the build the
-/// bootstrap links into `.deps/engines`, found here so that plain `swift build` needs no flags or
-/// variables; elsewhere a prefix where the linker and pkg-config look by default, as
-/// `make install-engines PREFIX=/usr/local` leaves it.
-let packageFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
-let checkoutEngines = packageFolder + "/.deps/engines"
-let enginesInCheckout = FileManager.default.fileExists(atPath: checkoutEngines + "/include/whisper.h")
-let enginesPrefix =
-  enginesInCheckout
-  ? checkoutEngines
-  : ["/usr/local", "/usr"].first { FileManager.default.fileExists(atPath: $0 + "/include/llama-common") }
-    ?? "/usr/local"
+/// Where whisper.cpp and llama.cpp are: in a checkout after `make deps`, the build the bootstrap
+/// links into `.deps/engines`; elsewhere where the compiler and the linker look by default
+/// (`make install-engines` puts them in /usr/local). Both are always named, so the manifest does
+/// not depend on what exists when SwiftPM evaluates (and caches) it: the shim headers pick the
+/// checkout's headers when they are there, the linker searches the checkout's folder first.
+let checkoutEngines = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/.deps/engines"
 
-/// Linker flags that point at the checkout's engines (the shim headers find their headers by a
-/// relative path); none for a system-wide install.
-let engineLinkerFlags: [LinkerSetting] =
-  enginesInCheckout
-  ? [
-    .unsafeFlags(["-L", "\(checkoutEngines)/lib", "-Xlinker", "-rpath", "-Xlinker", "\(checkoutEngines)/lib"]),
-    .linkedLibrary("ggml"), .linkedLibrary("ggml-base"),
-  ]
-  : []
+/// Header folders of llama.cpp's common library, for the grammar bridge.
+let llamaCommonHeaders = [checkoutEngines, "/usr/local", "/usr"].flatMap {
+  ["-I", "\($0)/include/llama-common", "-I", "\($0)/include"]
+}
+
+/// The engines' libraries: the checkout's folder searched first, and found again at run time.
+let engineLinkerFlags: [LinkerSetting] = [
+  .unsafeFlags(["-L", "\(checkoutEngines)/lib", "-Xlinker", "-rpath", "-Xlinker", "\(checkoutEngines)/lib"]),
+  .linkedLibrary("ggml"), .linkedLibrary("ggml-base"),
+]
 
 let package = Package(
   name: "VoiceNotes",
@@ -53,8 +48,8 @@ let package = Package(
   targets: [
     // C libraries: a module map and a small shim header each, nothing else.
     .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat"),
-    .systemLibrary(name: "CWhisper", path: "Sources/CWhisper", pkgConfig: enginesInCheckout ? nil : "whisper"),
-    .systemLibrary(name: "CLlama", path: "Sources/CLlama", pkgConfig: enginesInCheckout ? nil : "llama"),
+    .systemLibrary(name: "CWhisper", path: "Sources/CWhisper"),
+    .systemLibrary(name: "CLlama", path: "Sources/CLlama"),
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
     .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa"),
     .systemLibrary(name: "CEspeak", path: "Sources/CEspeak", pkgConfig: "espeak-ng"),
@@ -62,7 +57,7 @@ let package = Package(
     // A small C++ bridge to llama.cpp's JSON-Schema-to-GBNF converter (in its common library).
     .target(
       name: "CLlamaGrammar",
-      cxxSettings: [.unsafeFlags(["-I", "\(enginesPrefix)/include/llama-common", "-I", "\(enginesPrefix)/include"])],
+      cxxSettings: [.unsafeFlags(llamaCommonHeaders)],
       linkerSettings: engineLinkerFlags + [.linkedLibrary("llama-common")]),
 
     .target(name: "AudioIO", dependencies: ["CFFmpeg", "CALSA"]),
