@@ -47,3 +47,21 @@ extension AssetInventory {
     }
   }
 }
+
+extension AssetInventory {
+  /// The name the first Speech 26 betas used for ``reservedLocales``.
+  @available(*, deprecated, renamed: "reservedLocales")
+  public static var allocatedLocales: [Locale] {
+    get async { await reservedLocales }
+  }
+
+  /// The name the first Speech 26 betas used for ``reserve(locale:)``.
+  @available(*, deprecated, renamed: "reserve(locale:)")
+  @discardableResult
+  public static func allocate(locale: Locale) async throws -> Bool { try await reserve(locale: locale) }
+
+  /// The name the first Speech 26 betas used for ``release(reservedLocale:)``.
+  @available(*, deprecated, renamed: "release(reservedLocale:)")
+  @discardableResult
+  public static func deallocate(locale: Locale) async -> Bool { await release(reservedLocale: locale) }
+}

@@ -69,6 +69,36 @@ public actor SpeechAnalyzer {
     self.options = options
   }
 
+  /// An analyzer that starts on `inputAudioFile` at once, as Apple's convenience initializer does:
+  /// the context is set, then the file is decoded and its analysis begins.
+  ///
+  /// - Parameter volatileRangeChangedHandler: accepted for compatibility; never called (results
+  ///   say which audio they cover in their `range`).
+  /// - Throws: what ``setContext(_:)`` and ``start(inputAudioFile:finishAfterFile:)`` throw.
+  public init(
+    inputAudioFile: AVAudioFile, modules: [any SpeechModule], options: Options? = nil,
+    analysisContext: AnalysisContext = AnalysisContext(), finishAfterFile: Bool = false,
+    volatileRangeChangedHandler: (@Sendable (CMTimeRange, Bool, Bool) -> Void)? = nil
+  ) async throws {
+    self.init(modules: modules, options: options)
+    try await setContext(analysisContext)
+    try await start(inputAudioFile: inputAudioFile, finishAfterFile: finishAfterFile)
+  }
+
+  /// An analyzer that starts on `inputSequence` at once, as Apple's convenience initializer does.
+  ///
+  /// - Parameter volatileRangeChangedHandler: accepted for compatibility; never called.
+  /// - Throws: what ``setContext(_:)`` and ``start(inputSequence:)`` throw.
+  public init(
+    inputSequence: some AsyncSequence<AnalyzerInput, Never> & Sendable, modules: [any SpeechModule],
+    options: Options? = nil, analysisContext: AnalysisContext = AnalysisContext(),
+    volatileRangeChangedHandler: (@Sendable (CMTimeRange, Bool, Bool) -> Void)? = nil
+  ) async throws {
+    self.init(modules: modules, options: options)
+    try await setContext(analysisContext)
+    try await start(inputSequence: inputSequence)
+  }
+
   /// The format to give the analyzer: 16 kHz mono, what every module here consumes.
   ///
   /// Buffers in other formats are accepted too (the analyzer converts them); giving this

@@ -105,6 +105,20 @@ struct SpeechFrameworkTests {
       "the rest of the \(file.duration) s file came after")
   }
 
+  @Test("the convenience initializer starts on a file with its context")
+  func convenienceInitializer() async throws {
+    let transcriber = SpeechTranscriber(locale: Locale(identifier: "en_US"), preset: .transcription)
+    let context = AnalysisContext()
+    context.contextualStrings[.general] = ["Americans"]
+    let analyzer = try await SpeechAnalyzer(
+      inputAudioFile: try AVAudioFile(forReading: Fixtures.jfk), modules: [transcriber], analysisContext: context,
+      finishAfterFile: true)
+    var text = ""
+    for try await result in transcriber.results { text += String(result.text.characters) + " " }
+    #expect(WordErrorRate(reference: Fixtures.jfkText, hypothesis: text).edits == 0, "\(text)")
+    #expect(await analyzer.context.contextualStrings[.general] == ["Americans"])
+  }
+
   @Test("contextual strings (AnalysisContext, SFSpeechRecognitionRequest) spell a name base gets wrong")
   func contextualStrings() async throws {
     let folder = Fixtures.temporaryFolder("context")

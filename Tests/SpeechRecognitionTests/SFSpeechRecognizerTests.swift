@@ -36,6 +36,23 @@ struct SFSpeechRecognizerTests {
     #expect(task.error == nil)
   }
 
+  @Test("finish() stops taking audio and delivers the final result for what was appended")
+  func finishing() async throws {
+    let speech = try AudioFile(forReading: Fixtures.jfk).read()
+    let request = SFSpeechAudioBufferRecognitionRequest()
+    request.shouldReportPartialResults = false
+    let log = RecognitionLog()
+    let task = try recognizer().recognitionTask(with: request) { result, error in log.add(result, error) }
+    request.append(speech)
+    task.finish()
+    request.append(speech)  // after finish(): ignored
+    let final = try await log.final(within: 60)
+    let text = final.bestTranscription.formattedString
+    #expect(WordErrorRate(reference: Fixtures.jfkText, hypothesis: text).edits == 0, "\(text)")
+    #expect(log.partials == 0, "no partial results when they are not asked for")
+    #expect(task.state == .completed && !task.isCancelled)
+  }
+
   @Test("cancel() ends a task with the cancellation error and no final result")
   func cancelling() async throws {
     let speech = try AudioFile(forReading: Fixtures.jfk).read()
