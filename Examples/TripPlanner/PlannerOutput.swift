@@ -1,8 +1,14 @@
 import Foundation
 
 /// Writes the itinerary to the terminal as it streams, and notes to standard error.
+///
+/// In a terminal the itinerary is streamed line by line: a line is printed once for good as soon
+/// as the next one begins (the model writes the itinerary in order, so an earlier line no longer
+/// changes), and only the line still being written is redrawn, counting the rows it wraps to at
+/// the terminal's width. Nothing already printed is ever moved over, so the scrollback holds the
+/// itinerary once, however long it grows.
 enum PlannerOutput {
-  /// Whether standard output is a terminal (then the itinerary is redrawn in place as it grows).
+  /// Whether standard output is a terminal.
   static let isTerminal = isatty(STDOUT_FILENO) != 0
 
   /// A dimmed progress note on standard error.
@@ -19,23 +25,87 @@ enum PlannerOutput {
     if let rationale = itinerary.rationale { lines.append("Why: \(rationale)") }
     for (index, day) in (itinerary.days ?? []).enumerated() {
       lines.append("")
-      let title = day.title ?? "Day \(index + 1)"
-      lines.append(bold(title) + (day.destination.map { " — \($0)" } ?? ""))
+      lines.append(bold(heading(title: day.title ?? "Day \(index + 1)", destination: day.destination)))
       for activity in day.activities ?? [] {
-        let kind = activity.type.map { "[\($0)] " } ?? ""
+        let kind = activity.type.map { "[\(label(for: $0))] " } ?? ""
         lines.append("  • \(kind)\(activity.title ?? "…")" + (activity.description.map { ": \($0)" } ?? ""))
       }
     }
     return lines
   }
 
-  /// Redraws the itinerary in place (terminal) after `previousLineCount` lines drawn before.
-  static func redraw(_ lines: [String], replacing previousLineCount: Int) {
-    var output = ""
-    if previousLineCount > 0 { output += "\u{1B}[\(previousLineCount)F\u{1B}[J" }
-    output += lines.joined(separator: "\n") + "\n"
+  /// A day's heading: its title, and its destination unless the title already names it.
+  static func heading(title: String, destination: String?) -> String {
+    guard let destination, !destination.isEmpty, !title.localizedCaseInsensitiveContains(destination) else {
+      return title
+    }
+    return "\(title) — \(destination)"
+  }
+
+  /// An activity kind as a person reads it: `foodAndDining` becomes "food and dining".
+  static func label(for kind: Kind) -> String {
+    var words = ""
+    for character in String(describing: kind) {
+      if character.isUppercase { words += " " }
+      words += character.lowercased()
+    }
+    return words
+  }
+
+  /// Streams `lines` (the itinerary so far) to the terminal, given what `state` says is on it.
+  static func stream(_ lines: [String], state: inout StreamState) {
+    guard !lines.isEmpty else { return }
+    var output = clearPartial(state: &state)
+    // Every line but the last is final: print the ones not printed yet, once.
+    for line in lines.dropLast().dropFirst(state.printedLines) { output += line + "\n" }
+    state.printedLines = max(state.printedLines, lines.count - 1)
+    let last = lines[lines.count - 1]
+    output += last
+    state.partialRows = rows(of: last)
     FileHandle.standardOutput.write(Data(output.utf8))
   }
+
+  /// Prints what is left of the itinerary once streaming ends: the lines not printed for good yet.
+  static func finish(_ lines: [String], state: inout StreamState) {
+    var output = clearPartial(state: &state)
+    for line in lines.dropFirst(state.printedLines) { output += line + "\n" }
+    state.printedLines = lines.count
+    FileHandle.standardOutput.write(Data(output.utf8))
+  }
+
+  /// The whole itinerary at once, for output that is not a terminal.
+  static func print(_ lines: [String]) {
+    FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+  }
+
+  /// What streaming has put on the terminal.
+  struct StreamState {
+    /// Lines printed for good.
+    var printedLines = 0
+    /// Rows the line being written takes now (0 when none is shown).
+    var partialRows = 0
+  }
+
+  /// The escape codes that erase the line being written, from its first row on.
+  private static func clearPartial(state: inout StreamState) -> String {
+    guard state.partialRows > 0 else { return "" }
+    let up = state.partialRows > 1 ? "\u{1B}[\(state.partialRows - 1)A" : ""
+    state.partialRows = 0
+    return "\r" + up + "\u{1B}[J"
+  }
+
+  /// Rows `line` takes at the terminal's width (escape codes take none).
+  private static func rows(of line: String) -> Int {
+    let visible = line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression).count
+    return max(1, (visible + terminalColumns - 1) / terminalColumns)
+  }
+
+  /// The terminal's width in columns (80 when it cannot be asked).
+  private static let terminalColumns: Int = {
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+    return Int(size.ws_col)
+  }()
 
   private static func bold(_ text: String) -> String { isTerminal ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
 }

@@ -8,9 +8,41 @@ import LanguageModels
 /// a tool.
 @main
 struct TripPlanner {
+  static let usage = """
+    Usage: TripPlanner [LANDMARK]
+
+    Plans a three-day trip to LANDMARK (default: Joshua Tree) with the local language model,
+    streaming the itinerary as it is written; the model looks up places with a tool.
+
+    Options:
+      -h, --help   Show this help.
+
+    Environment:
+      VOICENOTES_LANGUAGE_MODEL=off|deviceNotEligible|modelNotReady   try the unavailable paths
+      VOICENOTES_MODELS=DIR                                           where the models are
+
+    Exit status: 0 with an itinerary, 1 when there is none (unknown landmark, model unavailable),
+    2 for a usage error.
+    """
+
   static func main() async {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.contains("-h") || arguments.contains("--help") {
+      print(usage)
+      return
+    }
+    if let option = arguments.first(where: { $0.hasPrefix("-") }) {
+      FileHandle.standardError.write(
+        Data("TripPlanner: error: unknown option '\(option)'; see TripPlanner --help\n".utf8))
+      exit(2)
+    }
+    guard arguments.count <= 1 else {
+      FileHandle.standardError.write(
+        Data("TripPlanner: error: one landmark at a time; quote a name with spaces (\"Joshua Tree\")\n".utf8))
+      exit(2)
+    }
     do {
-      try await run(landmarkName: CommandLine.arguments.dropFirst().first ?? "Joshua Tree")
+      guard try await run(landmarkName: arguments.first ?? "Joshua Tree") else { exit(1) }
     } catch {
       let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
       FileHandle.standardError.write(Data("TripPlanner: error: \(message)\n".utf8))
@@ -18,7 +50,9 @@ struct TripPlanner {
     }
   }
 
-  static func run(landmarkName: String) async throws {
+  /// Plans the trip; false when there is no itinerary because the model is unavailable (what to
+  /// do instead has been printed).
+  static func run(landmarkName: String) async throws -> Bool {
     let landmarks = try Landmark.all()
     guard let landmark = landmarks.first(where: { $0.name.lowercased() == landmarkName.lowercased() }) else {
       throw PlannerError.unknownLandmark(landmarkName, known: landmarks.map(\.name))
@@ -30,15 +64,15 @@ struct TripPlanner {
       break
     case .unavailable(.deviceNotEligible):
       print("\(landmark.name): \(landmark.summary)")
-      print("(This machine cannot run the language model, so there is no itinerary; here is the landmark instead.)")
-      return
+      PlannerOutput.note("This machine cannot run the language model, so there is no itinerary; here is the landmark.")
+      return false
     case .unavailable(.appleIntelligenceNotEnabled):
-      print("Trip planning is turned off. Unset VOICENOTES_LANGUAGE_MODEL to turn it on.")
-      return
+      PlannerOutput.note("Trip planning is turned off. Unset VOICENOTES_LANGUAGE_MODEL to turn it on.")
+      return false
     case .unavailable(.modelNotReady):
-      print(
+      PlannerOutput.note(
         "The language model is not installed yet. Run `voicenotes models install \(model.weights.name)` and try again.")
-      return
+      return false
     }
 
     let session = LanguageModelSession(model: model, tools: [FindPointsOfInterestTool(landmark: landmark)]) {
@@ -54,16 +88,17 @@ struct TripPlanner {
     let stream = session.streamResponse(
       to: "Generate a 3-day itinerary to \(landmark.name). Give it a fun title and description.",
       generating: Itinerary.self, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 1200))
-    var drawn = 0
+    var screen = PlannerOutput.StreamState()
     for try await snapshot in stream where PlannerOutput.isTerminal {
-      let lines = PlannerOutput.lines(for: snapshot.content)
-      PlannerOutput.redraw(lines, replacing: drawn)
-      drawn = lines.count
+      PlannerOutput.stream(PlannerOutput.lines(for: snapshot.content), state: &screen)
     }
-    let itinerary = try await stream.collect().content
-    if !PlannerOutput.isTerminal {
-      PlannerOutput.redraw(PlannerOutput.lines(for: itinerary.asPartiallyGenerated()), replacing: 0)
+    let itinerary = PlannerOutput.lines(for: try await stream.collect().content.asPartiallyGenerated())
+    if PlannerOutput.isTerminal {
+      PlannerOutput.finish(itinerary, state: &screen)
+    } else {
+      PlannerOutput.print(itinerary)
     }
     PlannerOutput.note(String(format: "done in %.0f s", Date().timeIntervalSince(started)))
+    return true
   }
 }
