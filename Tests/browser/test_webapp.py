@@ -664,7 +664,11 @@ class Run:
         row = self.b.find(self.row(note_id))
         titles = row.find_all(tid("note-title"))
         (titles[0] if titles else row).click()
-        page = self.wait_shown(tid("note-page"))
+        self.wait_shown(tid("note-page"))
+        # The page is shown before the note it was opened for has loaded into it.
+        self.b.wait_until(lambda: self.b.find(tid("note-page")).attribute("data-id") == note_id, timeout=UI_S,
+                          interval=0.2, what="the note page to show the recorded note")
+        page = self.b.find(tid("note-page"))
         expect(page.attribute("data-id") == note_id, f"note-page is for {page.attribute('data-id')}, not {note_id}")
         expect(f"#/notes/{note_id}" in self.b.url or f"#/notes/{note_id[:8]}" in self.b.url,
                f"the note's route is {self.b.url}")
