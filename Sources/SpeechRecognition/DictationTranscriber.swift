@@ -115,12 +115,7 @@ public final class DictationTranscriber: AnalyzableModule {
     var result = result
     var text = AttributedString()
     for run in result.text.runs {
-      let piece = String(result.text[run.range].characters)
-      let kept = String(
-        piece.unicodeScalars.filter {
-          !CharacterSet.punctuationCharacters.contains($0) || $0 == "'" || $0 == "’" || $0 == "-"
-        }.map(Character.init))
-      var replacement = AttributedString(kept)
+      var replacement = AttributedString(String(result.text[run.range].characters).withoutPunctuation)
       replacement.mergeAttributes(run.attributes)
       text += replacement
     }

@@ -53,7 +53,7 @@ public final class AVAudioConverter: @unchecked Sendable {
   /// The resampler's quality, 0...127 as Core Audio counts it (kept for compatibility).
   public var sampleRateConverterQuality: Int = 96
   private var converter: AudioConverter
-  private var pending = AudioBuffer(format: AudioFormat.speechAnalysis)
+  private var pending: AudioBuffer
   private var ended = false
 
   /// A converter from `inputFormat` to `outputFormat`, or nil when the formats cannot be

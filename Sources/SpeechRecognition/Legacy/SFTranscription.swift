@@ -49,11 +49,9 @@ public final class SFTranscription: @unchecked Sendable {
     return SFTranscription(formattedString: text, segments: segments)
   }
 
-  /// `word` without the punctuation around it (apostrophes and hyphens inside a word stay).
+  /// `word` without punctuation, and without apostrophes or hyphens left at its ends.
   private static func unpunctuated(_ word: String) -> String {
-    let kept = word.unicodeScalars.filter { scalar in
-      !CharacterSet.punctuationCharacters.contains(scalar) || scalar == "'" || scalar == "’" || scalar == "-"
-    }
-    return String(String.UnicodeScalarView(kept)).trimmingCharacters(in: CharacterSet(charactersIn: "-'’"))
+    word.withoutPunctuation.trimmingCharacters(in: CharacterSet(charactersIn: "-'’"))
   }
+
 }
