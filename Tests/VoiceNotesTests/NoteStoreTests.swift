@@ -109,6 +109,31 @@ struct NoteStoreTests {
     }
   }
 
+  @Test("several processes opening a new library at the same moment all open it")
+  func concurrentFirstOpen() async throws {
+    let folder = Fixtures.temporaryFolder("store-race")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // Each connection locks like another process would; a race on the WAL switch used to fail one.
+    for trial in 0..<20 {
+      let library = folder.appendingPathComponent("library-\(trial)", isDirectory: true)
+      let failures = await withTaskGroup(of: String?.self) { group in
+        for _ in 0..<4 {
+          group.addTask {
+            do {
+              let store = try NoteStore(library: library)
+              _ = try await store.count()
+              return nil
+            } catch {
+              return "\(error)"
+            }
+          }
+        }
+        return await group.compactMap { $0 }.reduce(into: [String]()) { $0.append($1) }
+      }
+      #expect(failures.isEmpty, "trial \(trial): \(failures)")
+    }
+  }
+
   @Test("the schema is created at the latest version in WAL mode, and a newer database is refused")
   func migrations() async throws {
     try await withStore { store, library in

@@ -50,7 +50,7 @@ public actor NoteStore {
         path: audio.path, operation: "create the library folder", reason: Self.reason(error))
     }
     let database = try SQLiteDatabase(path: library.appendingPathComponent("notes.sqlite").path)
-    _ = try database.text("PRAGMA journal_mode = WAL")
+    try database.useWriteAheadLog()
     try Self.migrate(database)
     self.database = database
   }

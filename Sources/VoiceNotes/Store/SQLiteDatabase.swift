@@ -144,6 +144,24 @@ final class SQLiteDatabase {
     }
   }
 
+  /// Switches the database to write-ahead logging, waiting up to `timeout` for other processes.
+  ///
+  /// The switch needs the database to itself, and SQLite answers "busy" at once (without its busy
+  /// handler) when another process opens or creates the same library at that moment, so this tries
+  /// again until the timeout.
+  func useWriteAheadLog(timeout: Duration = .seconds(5)) throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while true {
+      do {
+        _ = try text("PRAGMA journal_mode = WAL")
+        return
+      } catch NoteStoreError.sqlite(let code, _, _, _) where code & 0xFF == SQLITE_BUSY && clock.now < deadline {
+        usleep(20_000)
+      }
+    }
+  }
+
   /// The schema version in the database header (`PRAGMA user_version`).
   var userVersion: Int {
     get throws { Int(try integer("PRAGMA user_version") ?? 0) }
