@@ -34,6 +34,7 @@ APT_PACKAGES=(
   libasound2-dev libmicrohttpd-dev
   chromium chromium-driver openssl curl
   ffmpeg espeak-ng sox pocketsphinx-testdata
+  zsh fish tmux
 )
 
 CPU_FLAGS=(-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON)

@@ -25,6 +25,12 @@ struct ColorCommand: Equatable {
     }
   }
 
+  /// What a person can say, with what it does, for the screen and `--help`.
+  static let spoken: [(phrase: String, effect: String)] =
+    colors.keys.sorted().map { ("Set background to \($0)", "\($0) background") } + [
+      ("I am sea", "blue background"), ("I am fire", "orange background"),
+    ]
+
   private static let colors: [String: (UInt8, UInt8, UInt8)] = [
     "red": (200, 30, 30), "blue": (30, 70, 200), "green": (30, 150, 60), "yellow": (220, 200, 40),
   ]

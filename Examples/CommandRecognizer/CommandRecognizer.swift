@@ -10,15 +10,56 @@ import SpeechRecognition
 ///     swift run CommandRecognizer --no-custom-model     # plain Whisper, to hear the difference
 @main
 struct CommandRecognizer {
+  static let help = """
+    OVERVIEW: Hears spoken commands (seed 003) and changes the terminal's background colour.
+
+    USAGE: CommandRecognizer [--input <file>] [--model <model>] [--no-custom-model]
+
+    OPTIONS:
+      -i, --input <file>      Play this audio file in real time instead of the microphone.
+      -m, --model <model>     Speech model: \(SpeechModel.all.map { $0 == .default ? "\($0.name) (default)" : $0.name }.joined(separator: ", ")).
+      --no-custom-model       Plain Whisper, without the custom language model (to hear the difference).
+      -h, --help              Show help information.
+
+    COMMANDS (say them):
+    \(ColorCommand.spoken.map { "  \($0.phrase.padding(toLength: 26, withPad: " ", startingAt: 0))\($0.effect)" }.joined(separator: "\n"))
+
+    KEYS: Ctrl-C stops listening.
+
+    EXIT STATUS:
+      0  Success.
+      1  The audio or the speech model failed (the message says why).
+      2  Usage error.
+
+    """
+
   static func main() async {
-    let arguments = Array(CommandLine.arguments.dropFirst())
-    if arguments.contains("--help") {
-      print("usage: CommandRecognizer [--input FILE] [--model base|tiny.en] [--no-custom-model]")
-      return
+    var input: URL?
+    var modelName = SpeechModel.default.name
+    var useCustomModel = true
+    var arguments = CommandLine.arguments.dropFirst()
+    while let argument = arguments.popFirst() {
+      switch argument {
+      case "--help", "-h":
+        print(help, terminator: "")
+        return
+      case "--input", "-i":
+        guard let path = arguments.popFirst() else { usageError("--input needs a file") }
+        input = URL(fileURLWithPath: path)
+      case "--model", "-m":
+        guard let name = arguments.popFirst() else { usageError("--model needs a model name") }
+        guard (try? SpeechModel.named(name)) != nil else {
+          usageError(
+            "no speech model is called '\(name)'; choose one of: \(SpeechModel.all.map(\.name).joined(separator: ", "))"
+          )
+        }
+        modelName = name
+      case "--no-custom-model":
+        useCustomModel = false
+      default:
+        usageError("unexpected '\(argument)'")
+      }
     }
-    let input = value(of: "--input", in: arguments).map { URL(fileURLWithPath: $0) }
-    let modelName = value(of: "--model", in: arguments) ?? "base"
-    let useCustomModel = !arguments.contains("--no-custom-model")
     let screen = CommandScreen()
     do {
       let model = try SpeechModel.named(modelName)
@@ -26,6 +67,7 @@ struct CommandRecognizer {
       // With the model, plain Whisper listens too, to tell a command from something else forced into one.
       let plain = useCustomModel ? SpeechTranscriber(model: model, locale: Locale(identifier: "en_US")) : nil
       screen.say(useCustomModel ? "Listening for commands (custom language model on)." : "Listening (plain Whisper).")
+      screen.showCommands(ColorCommand.spoken)
       let analyzer = SpeechAnalyzer(modules: [transcriber] + (plain.map { [$0] } ?? []))
       let source = CommandAudioSource(inputFile: input)
       let audio = try source.start()
@@ -73,15 +115,8 @@ struct CommandRecognizer {
     return try SpeechTranscriber(model: model, locale: locale, customizedLanguage: configuration)
   }
 
-  private static func value(of option: String, in arguments: [String]) -> String? {
-    guard let index = arguments.firstIndex(of: option), index + 1 < arguments.count else { return nil }
-    return arguments[index + 1]
+  private static func usageError(_ problem: String) -> Never {
+    FileHandle.standardError.write(Data("CommandRecognizer: error: \(problem) (see `CommandRecognizer --help`)\n".utf8))
+    exit(2)
   }
-}
-
-/// A message for a failure of this example.
-struct RecognizerError: LocalizedError {
-  let message: String
-  init(_ message: String) { self.message = message }
-  var errorDescription: String? { message }
 }

@@ -14,6 +14,11 @@ struct CommandScreen {
   /// Prints a status line.
   func say(_ message: String) { emit(message) }
 
+  /// Lists what a person can say, and how to stop.
+  func showCommands(_ commands: [(phrase: String, effect: String)]) {
+    emit("Say: " + commands.map { "\"\($0.phrase)\"" }.joined(separator: ", ") + ".  Ctrl-C stops.")
+  }
+
   /// Shows a recognized utterance and applies its command, if it is one.
   func show(_ text: String, command: ColorCommand?) {
     guard let command else {

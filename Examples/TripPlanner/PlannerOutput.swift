@@ -5,8 +5,8 @@ import Foundation
 /// In a terminal the itinerary is streamed line by line: a line is printed once for good as soon
 /// as the next one begins (the model writes the itinerary in order, so an earlier line no longer
 /// changes), and only the line still being written is redrawn, counting the rows it wraps to at
-/// the terminal's width. Nothing already printed is ever moved over, so the scrollback holds the
-/// itinerary once, however long it grows.
+/// the terminal's width, one row at a time. Nothing already printed is ever moved over, so the
+/// scrollback holds the itinerary once, however long it grows.
 enum PlannerOutput {
   /// Whether standard output is a terminal.
   static let isTerminal = isatty(STDOUT_FILENO) != 0
@@ -86,12 +86,18 @@ enum PlannerOutput {
     var partialRows = 0
   }
 
-  /// The escape codes that erase the line being written, from its first row on.
+  /// The escape codes that erase the line being written, row by row, leaving the cursor at the
+  /// start of its first row.
+  ///
+  /// Rows are erased one at a time (erase line, cursor down) rather than with "erase below":
+  /// from the top of the screen that would be a full clear, which tmux and other terminals keep
+  /// in the scrollback, a copy each time.
   private static func clearPartial(state: inout StreamState) -> String {
     guard state.partialRows > 0 else { return "" }
-    let up = state.partialRows > 1 ? "\u{1B}[\(state.partialRows - 1)A" : ""
+    let rows = state.partialRows
+    let up = rows > 1 ? "\u{1B}[\(rows - 1)A" : ""
     state.partialRows = 0
-    return "\r" + up + "\u{1B}[J"
+    return "\r" + up + "\u{1B}[2K" + String(repeating: "\u{1B}[1B\u{1B}[2K", count: rows - 1) + up
   }
 
   /// Rows `line` takes at the terminal's width (escape codes take none).

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension LanguageModelSession {
   /// Answers `prompt` with a value of a `@Generable` type, every guide enforced while decoding.
@@ -71,13 +72,18 @@ extension LanguageModelSession {
       let schema = Content.generationSchema
       let grammar = try SchemaGrammar(schema)
       let id = GenerationID()
+      let tokens = Mutex(0)
       let turn = try await self.run(
         prompt: prompt, grammar: grammar.text, schemaText: includeSchemaInPrompt ? schema.promptDescription() : nil,
         options: options
       ) { text in
+        let count = tokens.withLock { count in
+          count += 1
+          return count
+        }
         let partial = GeneratedContent(partialJSON: text, id: id)
         if let snapshot = try? Content.PartiallyGenerated(partial) {
-          continuation.yield(.init(content: snapshot, rawContent: partial))
+          continuation.yield(.init(content: snapshot, rawContent: partial, tokenCount: count))
         }
       }
       let content = try Self.decode(turn)
@@ -87,7 +93,8 @@ extension LanguageModelSession {
       } catch {
         throw GenerationError.decodingFailure(.init(debugDescription: "\(Content.self): \(error)"))
       }
-      continuation.yield(.init(content: value.asPartiallyGenerated(), rawContent: content))
+      continuation.yield(
+        .init(content: value.asPartiallyGenerated(), rawContent: content, tokenCount: tokens.withLock { $0 }))
       return Response(content: value, rawContent: content, transcriptEntries: turn.entries)
     }
   }

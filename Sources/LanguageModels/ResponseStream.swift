@@ -10,6 +10,9 @@ extension LanguageModelSession {
       public var content: Content.PartiallyGenerated
       /// The raw content so far.
       public var rawContent: GeneratedContent
+      /// How many tokens the model has generated for this response so far (not in Apple's API:
+      /// what a progress display counts).
+      public var tokenCount: Int = 0
     }
 
     /// The element type: a snapshot.

@@ -2,17 +2,23 @@ import Foundation
 
 /// The `voicenotes` program: private, on-device voice notes.
 struct VoiceNotesCommand: ParsableCommand {
+  static let versionFlag = Flag("version", help: "Show the version.")
+
   static let configuration = CommandConfiguration(
     name: "voicenotes",
     abstract: "Private, on-device voice notes: transcribed and analysed on this machine, never sent anywhere.",
-    options: [.flag("version", help: "Show the version.")],
+    options: [versionFlag],
     subcommands: [
       ServeCommand.self, ImportCommand.self, RecordCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self,
-      TasksCommand.self,
-      DoneCommand.self,
-      UndoneCommand.self, RetryCommand.self, ResumeCommand.self, AnalyzeCommand.self, RenameCommand.self,
-      DeleteCommand.self,
-      ExportCommand.self, SamplesCommand.self, VocabularyCommand.self, TranscribeCommand.self, ModelsCommand.self,
+      TasksCommand.self, DoneCommand.self, UndoneCommand.self, RetryCommand.self, ResumeCommand.self,
+      AnalyzeCommand.self, RenameCommand.self, DeleteCommand.self, ExportCommand.self, SamplesCommand.self,
+      VocabularyCommand.self, TranscribeCommand.self, ModelsCommand.self, CompletionCommand.self,
+    ],
+    examples: [
+      Example("voicenotes samples restore && voicenotes serve --open", "Try it: sample notes in the browser app."),
+      Example("voicenotes import memo.m4a", "Add a recording: transcribed, titled, summarised, tasks found."),
+      Example("voicenotes search budget", "Find notes by any word in them."),
+      Example("voicenotes tasks --person priya", "Action items that involve Priya."),
     ])
 
   static let version = "0.1.0"
@@ -20,7 +26,7 @@ struct VoiceNotesCommand: ParsableCommand {
   let showVersion: Bool
 
   init(_ input: ParsedInput) throws(UsageError) {
-    showVersion = input.flag("version")
+    showVersion = input.isSet(Self.versionFlag)
   }
 
   func run() async throws {

@@ -5,12 +5,16 @@ import Testing
 /// Seed 004's trip planner, end to end with the default model.
 @Suite("TripPlanner example", .serialized)
 struct TripPlannerTests {
-  @Test("streams a three-day itinerary that names places its tool returned, with readable labels")
+  @Test("in a 120x60 terminal: a three-day itinerary with the tool's places, readable labels, the header once")
   func joshuaTree() throws {
+    let folder = Fixtures.temporaryFolder("trip-tmux")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let program = Fixtures.root.appendingPathComponent(".build/debug/TripPlanner")
-    let result = try Program.run([program.path, "Joshua Tree"])
-    #expect(result.status == 0, "\(result.standardError)")
-    let lookups = result.standardError.split(separator: "\n").filter { $0.contains("looked up") }
+    let pane = try TerminalPane(columns: 120, rows: 60, folder: folder)
+    defer { pane.close() }
+    let run = try pane.run("'\(program.path)' 'Joshua Tree'", timeout: 480)
+    #expect(run.status == 0, "\(run.standardError)")
+    let lookups = run.standardError.split(separator: "\n").filter { $0.contains("looked up") }
     #expect(!lookups.isEmpty, "the model never called the points-of-interest tool")
     // Names the tool returned, e.g. "looked up campground places in Joshua Tree: Jumbo Rocks Campground, ..."
     let returned = lookups.flatMap { line in
@@ -19,10 +23,22 @@ struct TripPlannerTests {
       }
         ?? []
     }
-    #expect(returned.contains { result.standardOutput.contains($0) }, "the itinerary names none of \(returned)")
-    let activities = result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  • ") }
-    #expect(activities.count == 9, "three days of three activities:\n\(result.standardOutput)")
+    let screen = run.scrollback
+    #expect(returned.contains { screen.contains($0) }, "the itinerary names none of \(returned)")
+    let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let activities = lines.filter { $0.hasPrefix("  • ") }
+    #expect(activities.count == 9, "three days of three activities:\n\(screen)")
     #expect(!activities.contains { $0.contains("AndDining") || $0.contains("AndLodging") }, "labels a person reads")
+    // A redraw that leaves copies shows as a line repeated, or as a line followed by a longer
+    // version of itself (the partial line, then more of it).
+    let written = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    let header = try #require(written.first, "nothing on the screen")
+    let copies = written.filter { $0 == header }.count
+    print("TripPlanner in a 120x60 tmux pane: header \"\(header)\" \(copies) time(s), \(lines.count) rows")
+    #expect(copies == 1, "the itinerary header is in the scrollback \(copies) times:\n\(screen)")
+    #expect(Set(written).count == written.count, "a line is in the scrollback twice:\n\(screen)")
+    let leftovers = zip(written, written.dropFirst()).filter { $1.hasPrefix($0) }
+    #expect(leftovers.isEmpty, "partial lines left behind: \(leftovers.map(\.0))")
   }
 
   @Test("--help, a bad option, an unknown landmark and an unavailable model each explain themselves")

@@ -27,9 +27,18 @@ struct NotePipelineTests {
       "Quick reminder for tomorrow. I need to call Priya about the quarterly budget report before noon.", to: audio)
     let before = try Data(contentsOf: audio)
 
-    let imported = try voicenotes(["import", "--quiet", audio.path], library: library)
+    let imported = try voicenotes(["import", audio.path], library: library)
     #expect(imported.status == 0, "\(imported.standardError)")
     let id = imported.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    // Progress that means something: tokens and seconds while analysing, each step's time at the end.
+    let progress = imported.standardError
+    #expect(progress.contains("\(id) analysing: "), "\(progress)")
+    #expect(
+      progress.range(of: #"analysing[^\n]*: [1-9][0-9]* tokens, [0-9.]+ s"#, options: .regularExpression) != nil,
+      "\(progress)")
+    #expect(
+      progress.range(of: #"\(transcribed in [0-9.]+ s, analysed in [0-9.]+ s\)"#, options: .regularExpression) != nil,
+      "\(progress)")
     let note = try noteJSON(id, library: library)
     let people = note["people"] as? [String] ?? []
     #expect(people.contains { $0.contains("Priya") }, "people: \(people)")
@@ -94,8 +103,7 @@ struct NotePipelineTests {
     let notes = try #require(
       try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])
     #expect(notes.count == 1)
-    let processing = notes.first?["processing"] as? [String: Any]
-    #expect(processing?["stage"] as? String == "done", "\(listed.standardOutput)")
+    #expect(notes.first?["state"] as? String == "done", "\(listed.standardOutput)")
     #expect((notes.first?["summary"] as? String)?.isEmpty == false)
   }
 
@@ -111,13 +119,12 @@ struct NotePipelineTests {
     #expect(imported.standardError.contains("analysis waits for the language model"), "\(imported.standardError)")
     let id = imported.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     let waiting = try noteJSON(id, library: library)
-    let processing = waiting["processing"] as? [String: Any]
-    #expect(processing?["stage"] as? String == "analyzing" && processing?["lastError"] == nil, "\(waiting)")
+    #expect(waiting["state"] as? String == "analyzing" && waiting["error"] == nil, "\(waiting)")
     #expect(waiting["transcript"] != nil)
     let resumed = try voicenotes(["resume", "--quiet"], library: library)
     #expect(resumed.status == 0, "\(resumed.standardError)")
     let done = try noteJSON(id, library: library)
-    #expect((done["processing"] as? [String: Any])?["stage"] as? String == "done")
+    #expect(done["state"] as? String == "done")
     #expect((done["summary"] as? String)?.isEmpty == false)
   }
 

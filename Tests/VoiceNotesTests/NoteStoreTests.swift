@@ -353,12 +353,14 @@ struct NoteStoreTests {
   func toggle() async throws {
     try await withStore { store, library in
       for note in searchNotes { try await store.save(note) }
-      let (note, item) = try await store.setCompleted(true, actionItem: "BBBB0002")
+      let (note, item, changed) = try await store.setCompleted(true, actionItem: "BBBB0002")
+      #expect(changed)
       #expect(item.isCompleted && item.task == "Book the hotel")
       #expect(note.id == searchNotes[2].id)
       let reopened = try NoteStore(library: library)
       #expect(try await reopened.actionItems().map(\.noteID) == [searchNotes[1].id])
       #expect(try await reopened.note(id: note.id)?.actionItems.allSatisfy(\.isCompleted) == true)
+      #expect(try await reopened.setCompleted(true, actionItem: "bbbb0002").changed == false, "already done")
       #expect(try await reopened.setCompleted(false, actionItem: "bbbb0003").item.isCompleted == false)
       #expect(try await reopened.actionItems().flatMap(\.items).map(\.task) == ["Renew passport", "Order seeds"])
       await #expect(throws: NoteStoreError.actionItemNotFound("ffff")) {

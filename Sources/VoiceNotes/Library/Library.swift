@@ -179,9 +179,32 @@ public actor Library {
     return note
   }
 
+  /// The note whose audio is byte for byte the file at `url` (following links), if the library
+  /// holds one: so importing the same recording twice can be noticed.
+  public nonisolated func noteWithSameAudio(as url: URL) async throws -> VoiceNote? {
+    let source = url.resolvingSymlinksInPath()
+    guard let size = try? source.resourceValues(forKeys: [.fileSizeKey]).fileSize else { return nil }
+    let candidates =
+      (try? FileManager.default.contentsOfDirectory(
+        at: store.audioFolder, includingPropertiesForKeys: [.fileSizeKey], options: [.skipsHiddenFiles])) ?? []
+    var sourceData: Data?
+    for candidate in candidates where (try? candidate.resourceValues(forKeys: [.fileSizeKey]).fileSize) == size {
+      if sourceData == nil { sourceData = try Data(contentsOf: source, options: .alwaysMapped) }
+      guard let data = try? Data(contentsOf: candidate, options: .alwaysMapped), data == sourceData else { continue }
+      let id = candidate.deletingPathExtension().lastPathComponent
+      if let note = try await reader.note(id: id) { return note }
+    }
+    return nil
+  }
+
   /// Gives the note a title of the person's choosing, which analysis then keeps.
   public func rename(_ idOrPrefix: String, to title: String) async throws -> VoiceNote {
-    let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
+    // A title is one line of text: newlines, tabs and escape sequences' control characters
+    // become spaces, so it cannot break a list or move a terminal's cursor.
+    let title = String(
+      String.UnicodeScalarView(
+        title.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 })
+    ).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     guard !title.isEmpty else { throw LibraryError.invalidTitle("the title is empty") }
     guard title.count <= 200 else { throw LibraryError.invalidTitle("the title has \(title.count) characters") }
     var note = try await store.resolve(idOrPrefix)
@@ -200,12 +223,14 @@ public actor Library {
     return note
   }
 
-  /// Ticks or unticks the action item whose identifier is (or starts with) `idOrPrefix`.
+  /// Ticks or unticks the action item whose identifier is (or starts with) `idOrPrefix`; says
+  /// whether it changed (ticking a done item changes nothing).
+  @discardableResult
   public func setCompleted(_ completed: Bool, actionItem idOrPrefix: String) async throws -> (
-    note: VoiceNote, item: NoteActionItem
+    note: VoiceNote, item: NoteActionItem, changed: Bool
   ) {
     let result = try await store.setCompleted(completed, actionItem: idOrPrefix)
-    events.publish(.noteChanged(result.note))
+    if result.changed { events.publish(.noteChanged(result.note)) }
     return result
   }
 

@@ -29,7 +29,7 @@ public enum LibraryError: Error, LocalizedError, Equatable, Sendable {
     case .invalidAudio(let detail):
       "\(detail); send 16-bit little-endian mono PCM at 16 kHz"
     case .nothingToRetry(let id):
-      "note \(id.prefix(8)) is finished; there is nothing to retry"
+      "note \(id.prefix(8)) is finished; there is nothing to retry (`voicenotes analyze \(id.prefix(8))` analyses it again)"
     case .invalidTitle(let detail):
       "\(detail); give a title of 1 to 200 characters"
     case .noTranscript(let id):

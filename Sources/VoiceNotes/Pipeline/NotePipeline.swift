@@ -20,6 +20,8 @@ public actor NotePipeline {
     public var stage: ProcessingState.Stage
     /// How far the step has got, 0...1.
     public var fraction: Double
+    /// During analysis, the tokens the language model has generated so far.
+    public var tokens: Int? = nil
   }
 
   /// The store notes are saved in.
@@ -49,6 +51,9 @@ public actor NotePipeline {
   public func importAudio(from url: URL, originalFileName: String? = nil, createdAt: Date? = nil) async throws
     -> VoiceNote
   {
+    // A link is followed: the library keeps the audio itself, never a link that can dangle.
+    let named = url
+    let url = url.resolvingSymlinksInPath()
     let audio = try AudioFile(forReading: url)
     _ = try audio.read()  // decode once, so a damaged file is refused now rather than at transcription
     let id = UUID().uuidString.lowercased()
@@ -68,7 +73,7 @@ public actor NotePipeline {
       createdAt ?? (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? Date()
     let note = VoiceNote(
       id: id, createdAt: created, duration: audio.duration, audioFileName: fileName,
-      originalFileName: originalFileName ?? url.lastPathComponent)
+      originalFileName: originalFileName ?? named.lastPathComponent)
     do {
       try await store.save(note)
     } catch {
@@ -141,12 +146,15 @@ public actor NotePipeline {
       let report: @Sendable (Double) -> Void = { [id = note.id, title = note.title] fraction in
         progress(Progress(noteID: id, title: title, stage: stage, fraction: fraction))
       }
+      let reportAnalysis: @Sendable (NoteAnalyzer.Progress) -> Void = { [id = note.id, title = note.title] update in
+        progress(Progress(noteID: id, title: title, stage: stage, fraction: update.fraction, tokens: update.tokens))
+      }
       report(0)
       do {
         switch stage {
         case .recording: try finishInterruptedRecording(&note)
         case .transcribing: try await transcribe(&note, progress: report)
-        case .analyzing: try await analyze(&note, progress: report)
+        case .analyzing: try await analyze(&note, progress: reportAnalysis)
         case .done: break
         }
         note.processing.lastError = nil
@@ -273,7 +281,9 @@ public actor NotePipeline {
     }
   }
 
-  private func analyze(_ note: inout VoiceNote, progress: @escaping @Sendable (Double) -> Void) async throws {
+  private func analyze(_ note: inout VoiceNote, progress: @escaping @Sendable (NoteAnalyzer.Progress) -> Void)
+    async throws
+  {
     let text = note.transcript?.text ?? ""
     guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
       note.processing.stage = .done

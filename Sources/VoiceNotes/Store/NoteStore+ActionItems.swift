@@ -53,15 +53,16 @@ extension NoteStore {
   /// prefix and ``NoteStoreError/ambiguousActionItem(_:_:)`` when several do (unless one is an
   /// exact match).
   ///
-  /// - Returns: The note as saved, and the item as it now is.
+  /// - Returns: The note as saved, the item as it now is, and whether it changed (ticking a done
+  ///   item changes nothing).
   @discardableResult
   public func setCompleted(
     _ completed: Bool, actionItem idOrPrefix: String
-  ) throws -> (note: VoiceNote, item: NoteActionItem) {
+  ) throws -> (note: VoiceNote, item: NoteActionItem, changed: Bool) {
     let prefix = idOrPrefix.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     guard !prefix.isEmpty else { throw NoteStoreError.actionItemNotFound(idOrPrefix) }
     // Read, change and write under the write lock, so another process's change is never lost.
-    return try database.transaction { () throws -> (note: VoiceNote, item: NoteActionItem) in
+    return try database.transaction { () throws -> (note: VoiceNote, item: NoteActionItem, changed: Bool) in
       let matches = try database.query(
         """
         SELECT notes.id, json_extract(item.value, '$.id') AS item_id
@@ -82,9 +83,10 @@ extension NoteStore {
       guard var note = try note(id: match.note),
         let index = note.actionItems.firstIndex(where: { $0.id == match.item })
       else { throw NoteStoreError.actionItemNotFound(prefix) }
+      guard note.actionItems[index].isCompleted != completed else { return (note, note.actionItems[index], false) }
       note.actionItems[index].isCompleted = completed
       try write(note)
-      return (note, note.actionItems[index])
+      return (note, note.actionItems[index], true)
     }
   }
 }

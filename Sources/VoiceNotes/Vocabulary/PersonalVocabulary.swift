@@ -29,14 +29,16 @@ public struct PersonalVocabulary: Codable, Equatable, Sendable {
     return added
   }
 
-  /// Removes `oldTerms` (ignoring case); returns the terms that were not there.
+  /// Removes `oldTerms` (ignoring case); returns the stored spellings removed and the terms that
+  /// were not there.
   @discardableResult
-  public mutating func remove(_ oldTerms: [String]) -> [String] {
+  public mutating func remove(_ oldTerms: [String]) -> (removed: [String], missing: [String]) {
+    var removed: [String] = []
     var missing: [String] = []
     for term in oldTerms.map(Self.normalized) {
-      if let index = index(of: term) { terms.remove(at: index) } else { missing.append(term) }
+      if let index = index(of: term) { removed.append(terms.remove(at: index)) } else { missing.append(term) }
     }
-    return missing
+    return (removed, missing)
   }
 
   private func index(of term: String) -> Int? {

@@ -218,7 +218,7 @@ struct APIRoutes: Sendable {
       )
     }
     let note = try await library.note(id)
-    let text = try format.render(note)
+    let text = try format.render(note, words: true)
     let file = format.fileName(for: note)
     let ascii = String(file.unicodeScalars.map { $0.isASCII && $0 != "\"" ? Character($0) : "_" })
     let encoded = file.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ascii

@@ -7,13 +7,18 @@ struct ModelsCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "models",
     abstract: "List the speech and language models and whether each is installed.",
-    options: [.flag("json", help: "Print the list as JSON.")],
-    subcommands: [ModelsInstallCommand.self])
+    discussion: "Models are shared by every library; their folder is printed at the end.",
+    options: [OutputOptions.json],
+    subcommands: [ModelsInstallCommand.self],
+    examples: [
+      Example("voicenotes models", "Every model: kind, status, size and what it is for."),
+      Example("voicenotes models install base-q8", "Install one more speech model."),
+    ])
 
   let json: Bool
 
   init(_ input: ParsedInput) throws(UsageError) {
-    json = input.flag("json")
+    json = input.isSet(OutputOptions.json)
   }
 
   func run() async throws {
@@ -22,33 +27,47 @@ struct ModelsCommand: ParsableCommand {
     for model in SpeechModel.all {
       rows.append(
         (
-          "speech", model.name, AssetInventory.status(of: model, in: directory).description, model.approximateSize,
+          "speech", model.name, Self.status(AssetInventory.status(of: model, in: directory)), model.approximateSize,
           model.summary, directory.file(for: model).path
         ))
     }
     for weights in LanguageModelWeights.all {
       let status =
         weights.isInstalled(in: directory)
-        ? "installed" : weights.isBeingInstalled(in: directory) ? "downloading" : "supported"
+        ? "installed" : weights.isBeingInstalled(in: directory) ? "downloading" : "not installed"
       rows.append(("language", weights.name, status, weights.size, weights.summary, weights.file(in: directory).path))
     }
     if json {
       let objects = rows.map { row in
         ["kind": row.kind, "name": row.name, "status": row.status, "summary": row.summary, "path": row.path]
       }
-      let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
+      let data = try JSONSerialization.data(
+        withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
       print(String(decoding: data, as: UTF8.self))
       return
     }
-    print("NAME         KIND      STATUS       SIZE      DESCRIPTION")
+    print(TerminalStyle.apply(.bold, "NAME         KIND      STATUS         SIZE      DESCRIPTION"))
     for row in rows {
       let size = String(format: "%.0f MB", Double(row.size) / 1_000_000)
       print(
         row.name.padding(toLength: 13, withPad: " ", startingAt: 0)
           + row.kind.padding(toLength: 10, withPad: " ", startingAt: 0)
-          + row.status.padding(toLength: 13, withPad: " ", startingAt: 0)
+          + Self.styled(row.status.padding(toLength: 15, withPad: " ", startingAt: 0), row.status)
           + size.padding(toLength: 10, withPad: " ", startingAt: 0) + row.summary)
     }
     print("\nModels folder: \(directory.url.path)")
+  }
+
+  /// The words a person reads for an asset's status: "installed", "not installed", "downloading".
+  static func status(_ status: AssetInventory.Status) -> String {
+    switch status {
+    case .installed: "installed"
+    case .downloading: "downloading"
+    case .supported, .unsupported: "not installed"
+    }
+  }
+
+  private static func styled(_ padded: String, _ status: String) -> String {
+    status == "installed" ? TerminalStyle.apply(.good, padded) : TerminalStyle.apply(.dim, padded)
   }
 }

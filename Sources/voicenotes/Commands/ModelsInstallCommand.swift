@@ -16,7 +16,10 @@ struct ModelsInstallCommand: ParsableCommand {
           "Models to install: \((SpeechModel.all.map(\.name) + LanguageModelWeights.all.map(\.name)).joined(separator: ", ")).",
         isRepeating: true)
     ],
-    options: [.flag("quiet", short: "q", help: "Show no progress.")])
+    options: [OutputOptions.quiet],
+    examples: [
+      Example("voicenotes models install tiny.en qwen-0.5b", "A fast English speech model and a small language model.")
+    ])
 
   let models: [SpeechModel]
   let languageModels: [LanguageModelWeights]
@@ -37,7 +40,7 @@ struct ModelsInstallCommand: ParsableCommand {
     }
     self.models = models
     self.languageModels = languageModels
-    quiet = input.flag("quiet")
+    quiet = input.isSet(OutputOptions.quiet)
   }
 
   func run() async throws {

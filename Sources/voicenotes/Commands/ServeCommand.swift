@@ -10,33 +10,40 @@ struct ServeCommand: ParsableCommand {
     name: "serve",
     abstract: "Serve the voice-notes app to a browser: record, import, read, listen and search.",
     discussion: """
-      Prints the app's address on standard output (one line) and keeps working on unfinished notes
-      in the background. Only this machine can connect unless --host is given; then a token is
+      Prints the app's address on standard output (one line; with --json, one JSON object with
+      url, urls, port and library) and keeps working on unfinished notes in the background. Only
+      this machine can connect unless --host is given; then a token is
       required (printed, or --token) and HTTPS is served with a self-signed certificate made on
       first start (or --tls-cert and --tls-key), so a phone on the same network can record. The
       command line keeps working on the same library meanwhile. Stop with Ctrl-C.
       """,
     options: [
-      .option("port", short: "p", value: "number", help: "The port (default 8765; 0 picks a free one)."),
-      .option(
-        "host", value: "address", help: "The address to listen on (default 127.0.0.1; 0.0.0.0 for every network)."),
-      .flag("open", help: "Open the app in the default browser."),
-      .option(
-        "token", value: "text", help: "The token clients must present beyond loopback (default: a new random one)."),
-      .option("tls-cert", value: "file", help: "PEM certificate for HTTPS (with --tls-key)."),
-      .option("tls-key", value: "file", help: "PEM private key for HTTPS (with --tls-cert)."),
-      .option("max-upload-mb", value: "number", help: "The largest import accepted, in MB (default 1024)."),
-      .option(
-        "speech-model", value: "model", help: "Speech model for notes (default base).",
-        allowed: SpeechModel.all.map(\.name)),
-      .option(
-        "live-model", value: "model", help: "Speech model for live transcripts while recording (default base).",
-        allowed: SpeechModel.all.map(\.name)),
-      .option(
-        "language-model", value: "model", help: "Language model for analysis (default qwen-1.5b).",
-        allowed: LanguageModelWeights.all.map(\.name)),
-      .flag("quiet", short: "q", help: "Log nothing but errors."), LibraryOption.spec,
+      port, host, openBrowser, token, tlsCertificate, tlsKey, maximumUpload, speechModel, liveModel, languageModel,
+      OutputOptions.json, quiet, LibraryOption.option,
+    ],
+    examples: [
+      Example("voicenotes serve --open", "Serve on http://127.0.0.1:8765/ and open it in the browser."),
+      Example("voicenotes serve --host 0.0.0.0", "Serve to the local network over HTTPS, with a token."),
     ])
+
+  static let port = ModelOptions.integer(
+    "port", short: "p", value: "number", help: "The port (default 8765; 0 picks a free one).", range: 0...65535,
+    example: 8765)
+  static let host = Option<String>(
+    "host", value: "address", help: "The address to listen on (default 127.0.0.1; 0.0.0.0 for every network).")
+  static let openBrowser = Flag("open", help: "Open the app in the default browser.")
+  static let token = Option<String>(
+    "token", value: "text", help: "The token clients must present beyond loopback (default: a new random one).")
+  static let tlsCertificate = Option<String>(
+    "tls-cert", value: "file", help: "PEM certificate for HTTPS (with --tls-key).")
+  static let tlsKey = Option<String>("tls-key", value: "file", help: "PEM private key for HTTPS (with --tls-cert).")
+  static let maximumUpload = ModelOptions.integer(
+    "max-upload-mb", value: "number", help: "The largest import accepted, in MB (default 1024).",
+    range: 1...1_048_576, example: 1024)
+  static let speechModel = ModelOptions.speech("speech-model", purpose: "Speech model for notes")
+  static let liveModel = ModelOptions.speech("live-model", purpose: "Speech model for live transcripts")
+  static let languageModel = ModelOptions.language("language-model", purpose: "Language model for analysis")
+  static let quiet = Flag("quiet", short: "q", help: "Log nothing but errors.")
 
   let port: UInt16
   let host: String
@@ -45,45 +52,29 @@ struct ServeCommand: ParsableCommand {
   let tls: (certificate: URL, key: URL)?
   let maximumUpload: Int64
   let libraryConfiguration: LibraryConfiguration
+  let json: Bool
   let quiet: Bool
 
   init(_ input: ParsedInput) throws(UsageError) {
-    if let text = input.value("port") {
-      guard let value = UInt16(text) else {
-        throw input.error("'\(text)' is not a port; give 0 to 65535, such as 8765")
-      }
-      port = value
-    } else {
-      port = 8765
-    }
-    host = input.value("host") ?? "127.0.0.1"
-    openBrowser = input.flag("open")
-    token = input.value("token")
+    port = UInt16(try input.value(Self.port) ?? 8765)
+    host = try input.value(Self.host) ?? "127.0.0.1"
+    openBrowser = input.isSet(Self.openBrowser)
+    token = try input.value(Self.token)
     if let token, token.count < 8 { throw input.error("the token is too short; give at least 8 characters") }
-    switch (input.value("tls-cert"), input.value("tls-key")) {
+    switch (try input.value(Self.tlsCertificate), try input.value(Self.tlsKey)) {
     case (nil, nil): tls = nil
     case (let certificate?, let key?):
       tls = (URL(fileURLWithPath: certificate), URL(fileURLWithPath: key))
     default: throw input.error("give --tls-cert and --tls-key together")
     }
-    if let text = input.value("max-upload-mb") {
-      guard let value = Int64(text), value > 0 else {
-        throw input.error("'\(text)' is not a size; give a number of megabytes above 0, such as 1024")
-      }
-      maximumUpload = value << 20
-    } else {
-      maximumUpload = 1 << 30
-    }
-    var configuration = LibraryOption.configuration(LibraryOption.url(from: input))
-    do {
-      if let name = input.value("speech-model") { configuration.speechModel = try SpeechModel.named(name) }
-      if let name = input.value("live-model") { configuration.liveModel = try SpeechModel.named(name) }
-      if let name = input.value("language-model") { configuration.languageModel = try LanguageModelWeights.named(name) }
-    } catch {
-      throw input.error(error.localizedDescription)
-    }
+    maximumUpload = (try input.value(Self.maximumUpload) ?? 1024) << 20
+    var configuration = LibraryOption.configuration(try LibraryOption.url(from: input))
+    if let model = try input.value(Self.speechModel) { configuration.speechModel = model }
+    if let model = try input.value(Self.liveModel) { configuration.liveModel = model }
+    if let model = try input.value(Self.languageModel) { configuration.languageModel = model }
     libraryConfiguration = configuration
-    quiet = input.flag("quiet")
+    json = input.isSet(OutputOptions.json)
+    quiet = input.isSet(Self.quiet)
   }
 
   func run() async throws {
@@ -111,7 +102,23 @@ struct ServeCommand: ParsableCommand {
       "\(scheme)://\(address.contains(":") && !address.hasPrefix("[") ? "[\(address)]" : address):\(server.port)/"
         + (token.map { "login?token=\($0)" } ?? "")
     }
-    print(urls.first ?? "\(scheme)://\(shownHost):\(server.port)/")
+    let address = urls.first ?? "\(scheme)://\(shownHost):\(server.port)/"
+    if json {
+      struct Serving: Encodable {
+        var url: String
+        var urls: [String]
+        var port: Int
+        var library: String
+      }
+      // One line, so a script can read it while the server runs.
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      let serving = Serving(
+        url: address, urls: urls, port: Int(server.port), library: libraryConfiguration.folder.path)
+      print(String(decoding: try encoder.encode(serving), as: UTF8.self))
+    } else {
+      print(address)
+    }
     fflush(nil)
     if !quiet {
       for url in urls.dropFirst() { ProgressReporter.write("also at \(url)\n") }

@@ -12,6 +12,22 @@ struct CommandConfiguration: Sendable {
   var options: [OptionSpec] = []
   /// Commands reached through this one (`models install`).
   var subcommands: [any ParsableCommand.Type] = []
+  /// Command lines to copy, each with what it does; help prints them under EXAMPLES.
+  var examples: [Example] = []
+
+  /// A configuration; `options` are the command's declared flags and options.
+  init(
+    name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
+    options: [any OptionDeclaration] = [], subcommands: [any ParsableCommand.Type] = [], examples: [Example] = []
+  ) {
+    self.name = name
+    self.abstract = abstract
+    self.discussion = discussion
+    self.arguments = arguments
+    self.options = options.map(\.spec)
+    self.subcommands = subcommands
+    self.examples = examples
+  }
 }
 
 /// A positional argument.
@@ -38,16 +54,4 @@ struct OptionSpec: Sendable {
   var help: String
   /// The values allowed, when the set is closed.
   var allowedValues: [String]? = nil
-
-  /// A flag: present or absent.
-  static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
-    OptionSpec(name: name, short: short, valueName: nil, help: help)
-  }
-
-  /// An option with a value.
-  static func option(_ name: String, short: Character? = nil, value: String, help: String, allowed: [String]? = nil)
-    -> OptionSpec
-  {
-    OptionSpec(name: name, short: short, valueName: value, help: help, allowedValues: allowed)
-  }
 }

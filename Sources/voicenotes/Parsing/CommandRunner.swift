@@ -1,12 +1,12 @@
 import Foundation
 
-/// Finds the command the arguments select, parses its input, runs it and returns an exit status:
-/// 0 on success, 1 on any error (printed on one line to standard error).
+/// Finds the command the arguments select, parses its input, runs it and returns an
+/// ``ExitStatus``: errors are printed on one line to standard error.
 enum CommandRunner {
   static func run(root: any ParsableCommand.Type, arguments: [String]) async -> Int32 {
     var command = root
     var path = root.configuration.name
-    var remaining = arguments[...]
+    var remaining = Array(Self.takingGlobalOptions(from: arguments))[...]
     if remaining.first == "help" {
       remaining = remaining.dropFirst()
       remaining.append("--help")
@@ -18,22 +18,36 @@ enum CommandRunner {
       path += " \(word)"
       remaining = remaining.dropFirst()
     }
-    if remaining.contains("--help") || remaining.contains("-h") {
+    let options = remaining.prefix { $0 != "--" }
+    if options.contains("--help") || options.contains("-h") {
       print(HelpFormatter.help(for: command.configuration, commandPath: path), terminator: "")
-      return 0
+      return ExitStatus.success.rawValue
     }
     do {
       let input = try ParsedInput.parse(Array(remaining), for: command.configuration, commandPath: path)
       try await command.init(input).run()
-      return 0
+      return ExitStatus.success.rawValue
     } catch let error as UsageError {
       report(error.description)
+      return ExitStatus.usage.rawValue
     } catch let error as CommandFailure {
-      if !error.alreadyReported { report(error.message) }
+      if error.isNotice {
+        ProgressReporter.write(error.message + "\n")
+      } else if !error.alreadyReported {
+        report(error.message)
+      }
+      return error.status.rawValue
     } catch {
       report((error as? LocalizedError)?.errorDescription ?? String(describing: error))
+      return ExitStatus.failure.rawValue
     }
-    return 1
+  }
+
+  /// The arguments without the options every command takes (`--no-color`), which take effect here.
+  private static func takingGlobalOptions(from arguments: [String]) -> [String] {
+    let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+    if arguments[..<end].contains("--no-color") { TerminalStyle.disable() }
+    return arguments[..<end].filter { $0 != "--no-color" } + arguments[end...]
   }
 
   /// Prints `message` as the program's one-line error.
@@ -41,10 +55,4 @@ enum CommandRunner {
     fflush(nil)
     ProgressReporter.write("voicenotes: error: \(message)\n")
   }
-}
-
-/// A failure a command has already explained (for example, some of several files failed).
-struct CommandFailure: Error {
-  var message: String
-  var alreadyReported = false
 }

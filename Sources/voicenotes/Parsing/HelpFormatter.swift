@@ -1,5 +1,20 @@
-/// Renders a command's help from its configuration, in the layout of swift-argument-parser.
+/// Renders a command's help from its configuration, in the layout of swift-argument-parser, with
+/// the examples, exit statuses and (for the program itself) environment that man pages give.
 enum HelpFormatter {
+  /// The environment variables the program reads, for the program's own help.
+  static let environment: [(name: String, meaning: String)] = [
+    ("VOICENOTES_LIBRARY", "The notes library when --library is not given."),
+    ("XDG_DATA_HOME", "Without either, the library is $XDG_DATA_HOME/voicenotes (or ~/.local/share/voicenotes)."),
+    (
+      "VOICENOTES_MODELS",
+      "Where models are installed (default: .deps/models in a checkout, else ~/.local/share/voicenotes/models)."
+    ),
+    ("VOICENOTES_CACHE", "Where downloads are cached (default: ~/.cache/voicenotes)."),
+    ("VOICENOTES_THREADS", "Threads for the engines (default: the machine's cores)."),
+    ("VOICENOTES_LANGUAGE_MODEL", "off: analysis waits as if no language model were installed."),
+    ("NO_COLOR", "When set to anything, no colour (as --no-color)."),
+  ]
+
   static func help(for configuration: CommandConfiguration, commandPath: String) -> String {
     var lines = ["OVERVIEW: \(configuration.abstract)", ""]
     if !configuration.discussion.isEmpty { lines += [configuration.discussion, ""] }
@@ -17,6 +32,7 @@ enum HelpFormatter {
       if let value = option.valueName { label += " <\(value)>" }
       lines.append(row(label, option.help))
     }
+    lines.append(row("--no-color", "Print no colour (also when NO_COLOR is set)."))
     lines.append(row("-h, --help", "Show help information."))
     if !configuration.subcommands.isEmpty {
       lines += ["", "SUBCOMMANDS:"]
@@ -24,6 +40,18 @@ enum HelpFormatter {
         lines.append(row(subcommand.configuration.name, subcommand.configuration.abstract))
       }
       lines += ["", "  See '\(commandPath) help <subcommand>' for detailed help."]
+    }
+    if !configuration.examples.isEmpty {
+      lines += ["", "EXAMPLES:"]
+      for example in configuration.examples {
+        lines += ["  \(example.command)", "      \(example.explanation)"]
+      }
+    }
+    lines += ["", "EXIT STATUS:"]
+    for status in ExitStatus.allCases { lines.append("  \(status.rawValue)  \(status.meaning)") }
+    if commandPath == configuration.name {
+      lines += ["", "ENVIRONMENT:"]
+      for variable in environment { lines.append(row(variable.name, variable.meaning)) }
     }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -1,31 +1,56 @@
 /// The command line after parsing: flags seen, option values and positional arguments.
+///
+/// Commands read their input through the declarations they list in their configuration
+/// (``Flag`` and ``Option``), never by a name spelled out again.
 struct ParsedInput: Sendable {
   /// The words that led to this command, for messages (`voicenotes models install`).
   var commandPath: String
   /// Positional arguments, in order.
   var positionals: [String] = []
-  private(set) var values: [String: [String]] = [:]
-  private(set) var flags: Set<String> = []
+  private var values: [String: [String]] = [:]
+  private var flags: Set<String> = []
+  private var declared: Set<String> = []
 
   init(commandPath: String) { self.commandPath = commandPath }
 
-  /// Whether `--name` was given.
-  func flag(_ name: String) -> Bool { flags.contains(name) }
+  /// Whether `flag` was given.
+  func isSet(_ flag: Flag) -> Bool {
+    checkDeclared(flag.spec)
+    return flags.contains(flag.spec.name)
+  }
 
-  /// The last value given for `--name`, if any.
-  func value(_ name: String) -> String? { values[name]?.last }
+  /// The last value given for `option`, converted; nil when it was not given.
+  func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
+    try allValues(option).last
+  }
 
-  /// Every value given for `--name`, in order.
-  func allValues(_ name: String) -> [String] { values[name] ?? [] }
+  /// Every value given for `option`, in order, converted.
+  func allValues<Value>(_ option: Option<Value>) throws(UsageError) -> [Value] {
+    checkDeclared(option.spec)
+    var converted: [Value] = []
+    for text in values[option.spec.name] ?? [] {
+      do {
+        converted.append(try option.convert(text))
+      } catch {
+        throw self.error("'\(text)' is not a valid value for '--\(option.spec.name)'; \(error.message)")
+      }
+    }
+    return converted
+  }
 
   /// A usage error about this command.
   func error(_ message: String) -> UsageError { UsageError(message: message, commandPath: commandPath) }
+
+  private func checkDeclared(_ spec: OptionSpec) {
+    precondition(declared.contains(spec.name), "\(commandPath) reads --\(spec.name) without declaring it")
+  }
 
   /// Parses `arguments` against `configuration`.
   static func parse(_ arguments: [String], for configuration: CommandConfiguration, commandPath: String)
     throws(UsageError) -> ParsedInput
   {
     var input = ParsedInput(commandPath: commandPath)
+    input.declared = Set(configuration.options.map(\.name))
     var index = 0
     var onlyPositionals = false
     func spec(named name: String) throws(UsageError) -> OptionSpec {

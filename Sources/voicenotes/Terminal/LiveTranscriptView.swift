@@ -104,13 +104,17 @@ final class LiveTranscriptView: Sendable {
     Self.write(output, to: .standardOutput)
   }
 
-  /// Moves the cursor back to the start of `rows` rows drawn earlier and clears from there on.
+  /// Erases `rows` rows drawn earlier, one at a time, and leaves the cursor at the start of the
+  /// first: "erase below" from the top of the screen would be a full clear, which tmux and other
+  /// terminals keep in the scrollback.
   private static func eraseRows(_ rows: Int) -> String {
-    (rows > 1 ? "\u{1B}[\(rows - 1)A" : "") + "\r\u{1B}[J"
+    let up = rows > 1 ? "\u{1B}[\(rows - 1)A" : ""
+    return up + "\r\u{1B}[2K" + String(repeating: "\u{1B}[1B\u{1B}[2K", count: max(rows - 1, 0)) + up
   }
 
-  /// A row of words, volatile ones dimmed.
+  /// A row of words, volatile ones dimmed (when colour is allowed; see ``TerminalStyle``).
   private static func render(_ row: [Word]) -> String {
+    guard TerminalStyle.allowsColor() else { return row.map(\.text).joined(separator: " ") }
     var line = ""
     var dimmed = false
     for (index, word) in row.enumerated() {

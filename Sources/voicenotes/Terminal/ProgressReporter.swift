@@ -10,6 +10,8 @@ final class ProgressReporter: Sendable {
     var label = ""
     var lastTenth = -1
     var drawn = false
+    var spinner = 0
+    var lastLogged: ContinuousClock.Instant?
   }
 
   private let state = Mutex(State())
@@ -33,6 +35,25 @@ final class ProgressReporter: Sendable {
       if label != state.label { state.lastTenth = -1 }
       state.label = label
       state.lastTenth = max(state.lastTenth, percent / 10)
+    }
+  }
+
+  /// Reports that `label` is under way without a known end, with `detail` ("143 tokens, 9.0 s"):
+  /// a spinner on a terminal; in a log, a line when the label changes and every five seconds.
+  func status(_ label: String, detail: String) {
+    guard !quiet else { return }
+    let frames: [Character] = ["|", "/", "-", "\\"]
+    state.withLock { state in
+      let now = ContinuousClock.now
+      if isTerminal {
+        state.spinner += 1
+        Self.write("\r\u{1B}[K\(label) \(frames[state.spinner / 4 % frames.count]) \(detail)")
+        state.drawn = true
+      } else if label != state.label || state.lastLogged.map({ now - $0 >= .seconds(5) }) ?? true {
+        Self.write("\(label): \(detail)\n")
+        state.lastLogged = now
+      }
+      state.label = label
     }
   }
 

@@ -7,14 +7,15 @@ struct AnalyzeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "analyze", abstract: "Analyse a note again, or any text with --transcript-file.",
     arguments: [ArgumentSpec(name: "id", help: "The note's id, or a unique prefix.", isOptional: true)],
-    options: [
-      .option("transcript-file", short: "t", value: "file", help: "Analyse the text in this file instead of a note."),
-      .option(
-        "model", short: "m", value: "model", help: "Language model: qwen-1.5b (default), qwen-0.5b.",
-        allowed: LanguageModelWeights.all.map(\.name)),
-      .flag("json", help: "Print the analysis as JSON."), .flag("quiet", short: "q", help: "Show no progress."),
-      LibraryOption.spec,
+    options: [transcriptFile, model, OutputOptions.json, OutputOptions.quiet, LibraryOption.option],
+    examples: [
+      Example("voicenotes analyze 3f2a", "Analyse a note again (after changing the language model, say)."),
+      Example("voicenotes analyze --transcript-file call.txt --json", "Analyse any text; print the result as JSON."),
     ])
+
+  static let transcriptFile = Option<String>(
+    "transcript-file", short: "t", value: "file", help: "Analyse the text in this file instead of a note.")
+  static let model = ModelOptions.language("model", short: "m", purpose: "Language model")
 
   let id: String?
   let transcriptFile: String?
@@ -25,11 +26,11 @@ struct AnalyzeCommand: ParsableCommand {
 
   init(_ input: ParsedInput) throws(UsageError) {
     id = input.positionals.first
-    transcriptFile = input.value("transcript-file")
-    weights = input.value("model").flatMap { try? LanguageModelWeights.named($0) } ?? .default
-    json = input.flag("json")
-    quiet = input.flag("quiet")
-    library = LibraryOption.url(from: input)
+    transcriptFile = try input.value(Self.transcriptFile)
+    weights = try input.value(Self.model) ?? .default
+    json = input.isSet(OutputOptions.json)
+    quiet = input.isSet(OutputOptions.quiet)
+    library = try LibraryOption.url(from: input)
     if (id == nil) == (transcriptFile == nil) {
       throw input.error("give a note id or --transcript-file, not both and not neither")
     }
@@ -51,21 +52,29 @@ struct AnalyzeCommand: ParsableCommand {
       if !weights.isInstalled() {
         try await weights.install { stage, fraction in progress.update(stage, fraction: fraction) }
       }
-      let analysis = try await analyzer.analyze(text) { progress.update("analysing", fraction: $0) }
+      let started = ContinuousClock.now
+      let analysis = try await analyzer.analyze(text) { update in
+        let seconds = Double((ContinuousClock.now - started).components.seconds)
+        progress.status("analysing", detail: "\(update.tokens) tokens, \(Int(seconds)) s")
+      }
       progress.clear()
-      print(
-        json
-          ? String(
-            decoding: try JSONSerialization.data(
-              withJSONObject: try JSONSerialization.jsonObject(with: Data(analysis.generatedContent.jsonString.utf8)),
-              options: [.prettyPrinted, .sortedKeys]), as: UTF8.self) : "\(analysis.title)\n\(analysis.summary)")
+      if json {
+        try OutputOptions.printJSON(text: analysis.generatedContent.jsonString)
+      } else {
+        print("\(analysis.title)\n\(analysis.summary)")
+      }
       return
     }
     let store = try await LibraryOption.open(library).store
     let pipeline = NotePipeline(store: store, analyzer: analyzer)
     let note = try await store.resolve(id ?? "")
-    let done = try await pipeline.reanalyze(note, progress: PipelineProgress.reporter(progress))
-    progress.clear()
-    print(json ? try NoteFormatting.json(done) : NoteFormatting.markdown(done), terminator: json ? "\n" : "")
+    let timing = PipelineProgress(progress)
+    let done = try await pipeline.reanalyze(note, progress: timing.report)
+    progress.finish("\(done.id.prefix(8)) \(PipelineProgress.outcome(done)) \(timing.summary())")
+    if json {
+      try OutputOptions.printJSON(NoteJSON(done, detail: .segments))
+    } else {
+      print(NoteFormatting.markdown(done), terminator: "")
+    }
   }
 }

@@ -1,25 +1,26 @@
 import Foundation
 import VoiceNotes
 
-/// `voicenotes done`: tick an action item.
+/// `voicenotes done`: tick action items.
 struct DoneCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    name: "done", abstract: "Mark an action item as done.",
-    arguments: [ArgumentSpec(name: "id", help: "The action item's id (as `tasks` shows it), or a unique prefix.")],
-    options: [LibraryOption.spec])
+    name: "done", abstract: "Mark action items as done.",
+    arguments: [ActionItemIDs.argument],
+    options: [OutputOptions.json, LibraryOption.option],
+    examples: [
+      Example("voicenotes done 9c1e", "Tick the item whose id starts with 9c1e."),
+      Example("voicenotes done 9c1e 47ab 0d2f", "Tick three items at once."),
+    ])
 
-  let id: String
+  let ids: [String]
+  let json: Bool
   let library: URL
 
   init(_ input: ParsedInput) throws(UsageError) {
-    id = input.positionals[0]
-    library = LibraryOption.url(from: input)
+    ids = input.positionals
+    json = input.isSet(OutputOptions.json)
+    library = try LibraryOption.url(from: input)
   }
 
-  func run() async throws { try await Self.set(true, id: id, library: library) }
-
-  static func set(_ completed: Bool, id: String, library: URL) async throws {
-    let (note, item) = try await LibraryOption.open(library).setCompleted(completed, actionItem: id)
-    print("[\(item.isCompleted ? "x" : " ")] \(item.task)  (\(note.title))")
-  }
+  func run() async throws { try await ActionItemIDs.set(true, ids: ids, json: json, library: library) }
 }

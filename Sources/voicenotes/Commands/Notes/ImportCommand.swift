@@ -3,46 +3,74 @@ import VoiceNotes
 
 /// `voicenotes import`: save recordings as notes, then transcribe and analyse them.
 struct ImportCommand: ParsableCommand {
+  static let again = Flag("again", help: "Import a recording even when the library already holds the same audio.")
+
   static let configuration = CommandConfiguration(
     name: "import",
     abstract: "Import recordings as notes, then transcribe and analyse them.",
-    discussion:
-      "Each file is copied into the library unchanged and saved as a note at once; a file that is not audio is refused.",
+    discussion: """
+      Each file is copied into the library unchanged (a link is followed: the library keeps the audio
+      itself) and saved as a note at once; a file that is not audio is refused, and a recording the
+      library already holds is skipped unless --again is given. The ids of the notes (new, or the one
+      that already holds a recording) go to standard output, one a line.
+      """,
     arguments: [ArgumentSpec(name: "file", help: "Audio files to import.", isRepeating: true)],
-    options: [
-      .flag("no-process", help: "Only save the notes; transcribe and analyse later."),
-      .flag("quiet", short: "q", help: "Show no progress."), LibraryOption.spec,
+    options: [LibraryOption.noProcess, again, OutputOptions.json, OutputOptions.quiet, LibraryOption.option],
+    examples: [
+      Example("voicenotes import memo.m4a", "Import, transcribe and analyse one recording."),
+      Example("voicenotes import --no-process ~/Recordings/*.wav", "Save many now; `voicenotes resume` later."),
     ])
 
   let files: [String]
   let process: Bool
+  let again: Bool
+  let json: Bool
   let quiet: Bool
   let library: URL
 
   init(_ input: ParsedInput) throws(UsageError) {
     files = input.positionals
-    process = !input.flag("no-process")
-    quiet = input.flag("quiet")
-    library = LibraryOption.url(from: input)
+    process = !input.isSet(LibraryOption.noProcess)
+    again = input.isSet(Self.again)
+    json = input.isSet(OutputOptions.json)
+    quiet = input.isSet(OutputOptions.quiet)
+    library = try LibraryOption.url(from: input)
   }
 
   func run() async throws {
     let app = try await LibraryOption.open(library)
     let progress = ProgressReporter(quiet: quiet)
     var imported: [VoiceNote] = []
+    var skipped: [VoiceNote] = []
     var failures = 0
     for path in files {
+      let url = URL(fileURLWithPath: path)
       do {
-        let note = try await app.importAudio(from: URL(fileURLWithPath: path))
+        if !again, let existing = try await app.noteWithSameAudio(as: url) {
+          skipped.append(existing)
+          ProgressReporter.write(
+            "\(url.lastPathComponent): already in the library as note \(existing.id.prefix(8)) "
+              + "(\(NoteFormatting.terminalText(existing.title))); not imported again (--again imports it anyway)\n")
+          continue
+        }
+        let note = try await app.importAudio(from: url)
         imported.append(note)
-        progress.finish("saved \(URL(fileURLWithPath: path).lastPathComponent) as note \(note.id.prefix(8))")
+        progress.finish("saved \(url.lastPathComponent) as note \(note.id.prefix(8))")
       } catch {
         failures += 1
         CommandRunner.report((error as? LocalizedError)?.errorDescription ?? "\(error)")
       }
     }
     if process { failures += try await LibraryOption.process(imported, in: app, progress: progress) }
-    for note in imported { print(note.id.prefix(8)) }
+    if json {
+      var notes: [NoteJSON] = []
+      for note in imported + skipped {
+        notes.append(NoteJSON((try? await app.note(note.id)) ?? note, detail: .overview))
+      }
+      try OutputOptions.printJSON(notes)
+    } else {
+      for note in imported + skipped { print(note.id.prefix(8)) }
+    }
     if failures > 0 { throw CommandFailure(message: "\(failures) file(s) failed", alreadyReported: true) }
   }
 }

@@ -8,13 +8,16 @@ import VoiceNotes
 /// the app core's ``Library``.
 enum LibraryOption {
   /// The option's declaration.
-  static let spec = OptionSpec.option(
+  static let option = Option<String>(
     "library", value: "folder",
     help: "The notes library (default: $VOICENOTES_LIBRARY, $XDG_DATA_HOME/voicenotes or ~/.local/share/voicenotes).")
 
+  /// `--no-process`: save notes without transcribing or analysing them now.
+  static let noProcess = Flag("no-process", help: "Only save; transcribe and analyse later (`voicenotes resume`).")
+
   /// The library the input names, or the default one.
-  static func url(from input: ParsedInput) -> URL {
-    LibraryConfiguration.folder(path: input.value("library"))
+  static func url(from input: ParsedInput) throws(UsageError) -> URL {
+    LibraryConfiguration.folder(path: try input.value(option))
   }
 
   /// The configuration for the library at `folder`, with the bundled samples of this checkout.
@@ -48,8 +51,9 @@ enum LibraryOption {
     var failures = 0
     for note in notes {
       do {
-        let done = try await library.process(note, progress: PipelineProgress.reporter(progress))
-        progress.finish("\(done.id.prefix(8)) \(PipelineProgress.outcome(done))")
+        let timing = PipelineProgress(progress)
+        let done = try await library.process(note, progress: timing.report)
+        progress.finish("\(done.id.prefix(8)) \(PipelineProgress.outcome(done)) \(timing.summary())")
       } catch {
         failures += 1
         progress.clear()
@@ -58,23 +62,8 @@ enum LibraryOption {
             + "run `voicenotes retry \(note.id.prefix(8))`")
       }
     }
-    let finished = try await library.resumeUnfinished(progress: PipelineProgress.reporter(progress))
+    let finished = try await library.resumeUnfinished(progress: PipelineProgress(progress).report)
     if !finished.isEmpty { progress.finish("finished \(finished.count) interrupted note(s)") }
     return failures
-  }
-}
-
-/// Turns pipeline progress into progress lines.
-enum PipelineProgress {
-  static func reporter(_ progress: ProgressReporter) -> @Sendable (NotePipeline.Progress) -> Void {
-    { update in
-      progress.update("\(update.noteID.prefix(8)) \(NoteFormatting.step(update.stage))", fraction: update.fraction)
-    }
-  }
-
-  /// What became of a processed note: its title, or why it waits.
-  static func outcome(_ note: VoiceNote) -> String {
-    note.processing.stage == .analyzing
-      ? "transcribed; analysis waits for the language model (see `voicenotes models`)" : note.title
   }
 }

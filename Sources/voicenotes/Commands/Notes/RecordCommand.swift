@@ -18,19 +18,23 @@ struct RecordCommand: ParsableCommand {
       printed there.
       """,
     options: [
-      .option(
-        "input", short: "i", value: "file",
-        help: "Play this audio file in real time instead of the microphone (demos, tests)."),
-      .option("device", short: "d", value: "name", help: "The input device (default: the system's default input)."),
-      .flag("list-devices", help: "List the input devices and exit."),
-      .option(
-        "live-model", value: "model",
-        help: "Speech model for the live transcript: base (default) or tiny.en (faster, English).",
-        allowed: SpeechModel.all.map(\.name)),
-      .option("duration", short: "t", value: "seconds", help: "Stop after this many seconds."),
-      .flag("no-process", help: "Only save the note; transcribe and analyse later."),
-      .flag("quiet", short: "q", help: "Show no progress."), LibraryOption.spec,
+      inputFile, device, listDevices, liveModel, duration, LibraryOption.noProcess, OutputOptions.quiet,
+      LibraryOption.option,
+    ],
+    examples: [
+      Example("voicenotes record", "Record from the default microphone until Enter or Ctrl-C."),
+      Example("voicenotes record --duration 60 --device hw:1", "Record one minute from another input."),
+      Example("voicenotes record --input memo.wav", "Play a file in real time through the same path (demos)."),
     ])
+
+  static let inputFile = Option<String>(
+    "input", short: "i", value: "file",
+    help: "Play this audio file in real time instead of the microphone (demos, tests).")
+  static let device = Option<String>(
+    "device", short: "d", value: "name", help: "The input device (default: the system's default input).")
+  static let listDevices = Flag("list-devices", help: "List the input devices and exit.")
+  static let liveModel = ModelOptions.speech("live-model", purpose: "Speech model for the live transcript")
+  static let duration = ModelOptions.seconds("duration", short: "t", help: "Stop after this many seconds.")
 
   let inputPath: String?
   let device: String?
@@ -42,26 +46,15 @@ struct RecordCommand: ParsableCommand {
   let library: URL
 
   init(_ input: ParsedInput) throws(UsageError) {
-    inputPath = input.value("input")
-    device = input.value("device")
+    inputPath = try input.value(Self.inputFile)
+    device = try input.value(Self.device)
     if inputPath != nil && device != nil { throw input.error("give --input or --device, not both") }
-    listDevices = input.flag("list-devices")
-    do {
-      liveModel = try SpeechModel.named(input.value("live-model") ?? SpeechModel.default.name)
-    } catch {
-      throw input.error(error.localizedDescription)
-    }
-    if let text = input.value("duration") {
-      guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
-        throw input.error("'\(text)' is not a valid --duration; give a number of seconds above 0, such as 90")
-      }
-      duration = seconds
-    } else {
-      duration = nil
-    }
-    process = !input.flag("no-process")
-    quiet = input.flag("quiet")
-    library = LibraryOption.url(from: input)
+    listDevices = input.isSet(Self.listDevices)
+    liveModel = try input.value(Self.liveModel) ?? .default
+    duration = try input.value(Self.duration)
+    process = !input.isSet(LibraryOption.noProcess)
+    quiet = input.isSet(OutputOptions.quiet)
+    library = try LibraryOption.url(from: input)
   }
 
   func run() async throws {

@@ -8,30 +8,39 @@ struct ResumeCommand: ParsableCommand {
     name: "resume", abstract: "Transcribe and analyse every unfinished note (interrupted, or saved with --no-process).",
     discussion:
       "Reading commands (list, show, search, tasks) never wait for processing; this does the waiting work. A running `voicenotes serve` does it by itself.",
-    options: [.flag("quiet", short: "q", help: "Show no progress."), LibraryOption.spec])
+    options: [OutputOptions.json, OutputOptions.quiet, LibraryOption.option],
+    examples: [Example("voicenotes import --no-process *.wav && voicenotes resume", "Save first, process after.")])
 
+  let json: Bool
   let quiet: Bool
   let library: URL
 
   init(_ input: ParsedInput) throws(UsageError) {
-    quiet = input.flag("quiet")
-    library = LibraryOption.url(from: input)
+    json = input.isSet(OutputOptions.json)
+    quiet = input.isSet(OutputOptions.quiet)
+    library = try LibraryOption.url(from: input)
   }
 
   func run() async throws {
     let app = try await LibraryOption.open(library)
     let pending = try await app.store.notesNeedingWork()
     let progress = ProgressReporter(quiet: quiet)
-    guard !pending.isEmpty else {
+    var finished: [VoiceNote] = []
+    if pending.isEmpty {
       progress.finish("Nothing to resume: every note is done or waiting for `voicenotes retry`.")
-      return
-    }
-    try await LibraryOption.ensureModels(app, progress: progress)
-    let finished = try await app.resumeUnfinished(progress: PipelineProgress.reporter(progress))
-    if finished.isEmpty && !pending.isEmpty {
-      progress.finish("another voicenotes process is working on this library; it will finish the notes")
     } else {
-      progress.finish("finished \(finished.count) note(s)")
+      try await LibraryOption.ensureModels(app, progress: progress)
+      finished = try await app.resumeUnfinished(progress: PipelineProgress(progress).report)
+      if finished.isEmpty {
+        progress.finish("another voicenotes process is working on this library; it will finish the notes")
+      } else {
+        progress.finish("finished \(finished.count) note(s)")
+      }
+    }
+    if json {
+      try OutputOptions.printJSON(finished.map { NoteJSON($0, detail: .overview) })
+    } else {
+      for note in finished { print(note.id.prefix(8)) }
     }
   }
 }

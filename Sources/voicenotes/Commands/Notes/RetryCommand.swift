@@ -5,17 +5,21 @@ import VoiceNotes
 struct RetryCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "retry", abstract: "Run the failed or unfinished steps of a note again.",
+    discussion: "A note that is done has nothing to retry: `voicenotes analyze ID` analyses it again.",
     arguments: [ArgumentSpec(name: "id", help: "The note's id, or a unique prefix.")],
-    options: [.flag("quiet", short: "q", help: "Show no progress."), LibraryOption.spec])
+    options: [OutputOptions.json, OutputOptions.quiet, LibraryOption.option],
+    examples: [Example("voicenotes retry 3f2a", "Transcribe or analyse a failed note again.")])
 
   let id: String
+  let json: Bool
   let quiet: Bool
   let library: URL
 
   init(_ input: ParsedInput) throws(UsageError) {
     id = input.positionals[0]
-    quiet = input.flag("quiet")
-    library = LibraryOption.url(from: input)
+    json = input.isSet(OutputOptions.json)
+    quiet = input.isSet(OutputOptions.quiet)
+    library = try LibraryOption.url(from: input)
   }
 
   func run() async throws {
@@ -23,7 +27,13 @@ struct RetryCommand: ParsableCommand {
     let note = try await app.retry(id)
     let progress = ProgressReporter(quiet: quiet)
     try await LibraryOption.ensureModels(app, progress: progress)
-    let done = try await app.process(note, progress: PipelineProgress.reporter(progress))
-    progress.finish("\(done.id.prefix(8)) \(PipelineProgress.outcome(done))")
+    let timing = PipelineProgress(progress)
+    let done = try await app.process(note, progress: timing.report)
+    progress.finish("\(done.id.prefix(8)) \(PipelineProgress.outcome(done)) \(timing.summary())")
+    if json {
+      try OutputOptions.printJSON(NoteJSON(done, detail: .overview))
+    } else {
+      print(done.id.prefix(8))
+    }
   }
 }

@@ -4,7 +4,8 @@ import VoiceNotes
 /// `voicenotes samples restore`: add the bundled sample notes to the library.
 struct SamplesCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    name: "samples", abstract: "Work with the bundled sample notes.", subcommands: [SamplesRestoreCommand.self])
+    name: "samples", abstract: "Work with the bundled sample notes.", subcommands: [SamplesRestoreCommand.self],
+    examples: [Example("voicenotes samples restore", "Add the bundled sample notes, transcribed and analysed.")])
 
   init(_ input: ParsedInput) throws(UsageError) {}
 

@@ -3,31 +3,59 @@ import VoiceNotes
 
 /// `voicenotes search`: find notes by any of their fields.
 struct SearchCommand: ParsableCommand {
+  /// The scopes as the command line spells them (`action-items`), in the app's order.
+  enum Scope: String, CaseIterable, Sendable {
+    case all, title, transcript, summary, tags, people
+    case actionItems = "action-items"
+
+    /// The library's scope.
+    var libraryScope: SearchScope {
+      switch self {
+      case .all: .all
+      case .title: .title
+      case .transcript: .transcript
+      case .summary: .summary
+      case .tags: .tags
+      case .people: .people
+      case .actionItems: .actionItems
+      }
+    }
+
+    /// The command line's name for a library scope.
+    static func name(of scope: SearchScope) -> String {
+      allCases.first { $0.libraryScope == scope }?.rawValue ?? scope.rawValue
+    }
+  }
+
+  static let scope = Option<Scope>(
+    "scope", short: "s", value: "scope",
+    help: "Where to look: all (default), title, transcript, summary, tags, people, action-items.")
+
   static let configuration = CommandConfiguration(
     name: "search", abstract: "Search notes; partial words, any case and accents match.",
+    discussion: "Exits with status 1, printing nothing on standard output, when no note matches (as grep does).",
     arguments: [ArgumentSpec(name: "query", help: "Words to find, for example: mar budget.", isRepeating: true)],
-    options: [
-      .option(
-        "scope", short: "s", value: "scope",
-        help: "Where to look: all (default), title, transcript, summary, tags, people, actionItems.",
-        allowed: SearchScope.allCases.map(\.rawValue)),
-      .flag("json", help: "Print the results as JSON."), LibraryOption.spec,
+    options: [scope, OutputOptions.json, LibraryOption.option],
+    examples: [
+      Example("voicenotes search budget", "Notes that mention the budget anywhere, best first."),
+      Example("voicenotes search pri --scope people", "Notes that name someone whose name starts with Pri."),
+      Example("voicenotes search invoice -s action-items --json", "Matching action items' notes, as JSON."),
     ])
 
   let query: String
-  let scope: SearchScope
+  let scope: Scope
   let json: Bool
   let library: URL
 
   init(_ input: ParsedInput) throws(UsageError) {
     query = input.positionals.joined(separator: " ")
-    scope = input.value("scope").flatMap(SearchScope.init(rawValue:)) ?? .all
-    json = input.flag("json")
-    library = LibraryOption.url(from: input)
+    scope = try input.value(Self.scope) ?? .all
+    json = input.isSet(OutputOptions.json)
+    library = try LibraryOption.url(from: input)
   }
 
   func run() async throws {
-    let results = try await LibraryOption.open(library).search(query, scope: scope)
+    let results = try await LibraryOption.open(library).search(query, scope: scope.libraryScope)
     if json {
       struct Hit: Encodable {
         var id: String
@@ -36,22 +64,30 @@ struct SearchCommand: ParsableCommand {
         var snippet: String
         var score: Double
       }
-      print(
-        try NoteFormatting.json(
-          results.map {
-            Hit(
-              id: $0.note.id, title: $0.note.title, field: $0.matchedField.rawValue, snippet: $0.snippet,
-              score: $0.score)
-          }))
-      return
+      try OutputOptions.printJSON(
+        results.map {
+          Hit(
+            id: $0.note.id, title: $0.note.title, field: Scope.name(of: $0.matchedField), snippet: $0.snippet,
+            score: $0.score)
+        })
+    } else {
+      for result in results {
+        print(NoteFormatting.shortID(result.note.id) + "  " + NoteFormatting.terminalText(result.note.title))
+        print(
+          "          " + TerminalStyle.apply(.dim, Scope.name(of: result.matchedField) + ":") + " " + snippet(result))
+      }
     }
-    if results.isEmpty {
-      print("No notes match '\(query)'.")
-      return
-    }
-    for result in results {
-      print("\(result.note.id.prefix(8))  \(result.note.title)")
-      print("          \(result.matchedField.rawValue): \(result.snippet)")
-    }
+    if results.isEmpty { throw CommandFailure.noMatch("No notes match '\(query)'.") }
+  }
+
+  /// The snippet with its matched words in colour on a terminal, between brackets otherwise.
+  private func snippet(_ result: SearchResult) -> String {
+    let colour = TerminalStyle.allowsColor()
+    return result.snippetRuns.map { run in
+      let text = NoteFormatting.terminalText(run.text)
+      guard run.isMatch else { return text }
+      return colour
+        ? TerminalStyle.apply(.match, text) : SearchResult.highlightStart + text + SearchResult.highlightEnd
+    }.joined()
   }
 }

@@ -3,12 +3,16 @@ import VoiceNotes
 
 /// `voicenotes tasks`: action items from every note.
 struct TasksCommand: ParsableCommand {
+  static let all = Flag("all", short: "a", help: "Include completed items.")
+  static let person = Option<String>(
+    "person", short: "p", value: "name", help: "Only items that involve this person (partial names match).")
+
   static let configuration = CommandConfiguration(
     name: "tasks", abstract: "List action items from all notes, grouped by note.",
-    options: [
-      .flag("all", help: "Include completed items."),
-      .option("person", short: "p", value: "name", help: "Only items that involve this person (partial names match)."),
-      .flag("json", help: "Print the items as JSON."), LibraryOption.spec,
+    options: [all, person, OutputOptions.json, LibraryOption.option],
+    examples: [
+      Example("voicenotes tasks", "Open action items, with the ids `done` takes."),
+      Example("voicenotes tasks --person priya --all", "Every item that involves Priya, done or not."),
     ])
 
   let includeCompleted: Bool
@@ -17,33 +21,48 @@ struct TasksCommand: ParsableCommand {
   let library: URL
 
   init(_ input: ParsedInput) throws(UsageError) {
-    includeCompleted = input.flag("all")
-    person = input.value("person")
-    json = input.flag("json")
-    library = LibraryOption.url(from: input)
+    includeCompleted = input.isSet(Self.all)
+    person = try input.value(Self.person)
+    json = input.isSet(OutputOptions.json)
+    library = try LibraryOption.url(from: input)
   }
 
   func run() async throws {
-    let groups = try await LibraryOption.open(library).actionItems(includeCompleted: includeCompleted, person: person)
+    let app = try await LibraryOption.open(library)
+    let groups = try await app.actionItems(includeCompleted: includeCompleted, person: person)
     if json {
       struct Group: Encodable {
         var noteID: String
         var title: String
         var items: [NoteActionItem]
       }
-      print(try NoteFormatting.json(groups.map { Group(noteID: $0.noteID, title: $0.noteTitle, items: $0.items) }))
+      try OutputOptions.printJSON(groups.map { Group(noteID: $0.noteID, title: $0.noteTitle, items: $0.items) })
       return
     }
     if groups.isEmpty {
-      print(includeCompleted ? "No action items." : "No open action items.")
+      print(try await emptyMessage(app))
       return
     }
     for group in groups {
-      print("\(group.noteTitle)  (\(group.noteID.prefix(8)))")
+      print(
+        TerminalStyle.apply(.bold, NoteFormatting.terminalText(group.noteTitle)) + "  ("
+          + NoteFormatting.shortID(group.noteID) + ")")
       for item in group.items {
         let people = item.people.isEmpty ? "" : " (\(item.people.joined(separator: ", ")))"
-        print("  [\(item.isCompleted ? "x" : " ")] \(item.id.prefix(8))  \(item.task)\(people)")
+        let box = item.isCompleted ? TerminalStyle.apply(.good, "[x]") : "[ ]"
+        print("  \(box) \(NoteFormatting.shortID(item.id))  \(NoteFormatting.terminalText(item.task + people))")
       }
     }
+  }
+
+  /// What to say when nothing is listed: whose items there are none of, and what else there is.
+  private func emptyMessage(_ app: Library) async throws -> String {
+    let which = includeCompleted ? "action items" : "open action items"
+    guard let person else { return "No \(which)." }
+    let others = try await app.actionItems(includeCompleted: includeCompleted).reduce(0) { $0 + $1.items.count }
+    let hint =
+      others == 0
+      ? "" : " (\(others) \(which) in all; `voicenotes tasks\(includeCompleted ? " --all" : "")` lists them)"
+    return "No \(which) involve '\(person)'\(hint)."
   }
 }

@@ -1,22 +1,24 @@
 import Foundation
 import VoiceNotes
 
-/// `voicenotes undone`: reopen an action item.
+/// `voicenotes undone`: reopen action items.
 struct UndoneCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    name: "undone", abstract: "Mark an action item as not done.",
-    arguments: [
-      ArgumentSpec(name: "id", help: "The action item's id (as `tasks --all` shows it), or a unique prefix.")
-    ],
-    options: [LibraryOption.spec])
+    name: "undone", abstract: "Mark action items as not done.",
+    arguments: [ActionItemIDs.argument],
+    options: [OutputOptions.json, LibraryOption.option],
+    examples: [Example("voicenotes undone 9c1e", "Reopen the item whose id starts with 9c1e (`tasks --all` shows it).")]
+  )
 
-  let id: String
+  let ids: [String]
+  let json: Bool
   let library: URL
 
   init(_ input: ParsedInput) throws(UsageError) {
-    id = input.positionals[0]
-    library = LibraryOption.url(from: input)
+    ids = input.positionals
+    json = input.isSet(OutputOptions.json)
+    library = try LibraryOption.url(from: input)
   }
 
-  func run() async throws { try await DoneCommand.set(false, id: id, library: library) }
+  func run() async throws { try await ActionItemIDs.set(false, ids: ids, json: json, library: library) }
 }

@@ -6,14 +6,17 @@ struct VocabularyAddCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "add", abstract: "Add terms (quote a term of several words); later transcriptions favour them.",
     arguments: [ArgumentSpec(name: "term", help: "A name, place or word, spelled your way.", isRepeating: true)],
-    options: [LibraryOption.spec])
+    options: [OutputOptions.json, LibraryOption.option],
+    examples: [Example("voicenotes vocabulary add Priya \"Nguyen & Sons\"", "Two terms; the second of several words.")])
 
   let terms: [String]
+  let json: Bool
   let library: URL
 
   init(_ input: ParsedInput) throws(UsageError) {
     terms = input.positionals
-    library = LibraryOption.url(from: input)
+    json = input.isSet(OutputOptions.json)
+    library = try LibraryOption.url(from: input)
     if terms.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { throw input.error("the term is empty") }
   }
 
@@ -23,7 +26,11 @@ struct VocabularyAddCommand: ParsableCommand {
     try vocabulary.save(to: library)
     // Compile now, so a mistake shows here rather than in the next transcription.
     _ = try await PersonalVocabulary.prepared(in: library)
-    for term in added { print("added \(term)") }
-    if added.isEmpty { print("already there: \(terms.joined(separator: ", "))") }
+    if json {
+      try OutputOptions.printJSON(["added": added, "terms": vocabulary.terms])
+      return
+    }
+    for term in added { print("added \(NoteFormatting.terminalText(term))") }
+    if added.isEmpty { print("already there: \(NoteFormatting.terminalText(terms.joined(separator: ", ")))") }
   }
 }

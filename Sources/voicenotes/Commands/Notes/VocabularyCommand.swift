@@ -5,7 +5,8 @@ import VoiceNotes
 struct VocabularyCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "vocabulary", abstract: "Teach transcription your names, places and jargon.",
-    subcommands: [VocabularyAddCommand.self, VocabularyListCommand.self, VocabularyRemoveCommand.self])
+    subcommands: [VocabularyAddCommand.self, VocabularyListCommand.self, VocabularyRemoveCommand.self],
+    examples: [Example("voicenotes vocabulary add Priya Okonkwo", "Spell these names right from now on.")])
 
   init(_ input: ParsedInput) throws(UsageError) {}
 

@@ -1,0 +1,8 @@
+/// A declared flag or option: ``Flag`` or ``Option``.
+protocol OptionDeclaration: Sendable {
+  /// The declaration shown in help and matched by the parser.
+  var spec: OptionSpec { get }
+}
+
+extension Flag: OptionDeclaration {}
+extension Option: OptionDeclaration {}
