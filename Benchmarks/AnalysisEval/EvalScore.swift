@@ -1,8 +1,23 @@
 import Foundation
 import VoiceNotes
 
-/// The metrics of ../shared/eval/README.md, accumulated over examples.
+/// The metrics of ../shared/eval/README.md, accumulated over examples, with the errors counted by
+/// kind so a change shows which kind it moved.
 struct EvalScore {
+  /// The kinds of error, in the order the error table prints them.
+  enum ErrorKind: String, CaseIterable {
+    case missedPerson = "missed person"
+    case extraPerson = "extra person"
+    case inventedPerson = "invented person"
+    case missedAction = "missed action"
+    case extraAction = "extra action"
+    case actionPeople = "action's people"
+    case completion = "done/open wrong"
+    case tagsCase = "tag not lowercase"
+    case titleLength = "title length"
+    case titleGeneric = "generic title"
+  }
+
   var examples = 0
   var failures = 0
   var peopleTruePositives = 0
@@ -17,9 +32,21 @@ struct EvalScore {
   var completionGiven = 0
   var titlesInGuide = 0
   var tagsInGuide = 0
+  var tagsLowercase = 0
   var seconds: [Double] = []
   var promptTokens = 0
   var generatedTokens = 0
+  var errors: [ErrorKind: Int] = [:]
+  /// Each error, "id: kind: detail", for --verbose.
+  var details: [String] = []
+
+  /// Titles that say nothing about a note.
+  static let genericTitles: Set<String> = ["voice note", "voice note analysis", "quick note", "note", "untitled"]
+
+  private mutating func count(_ kind: ErrorKind, _ example: EvalExample, _ detail: String) {
+    errors[kind, default: 0] += 1
+    details.append("\(example.id): \(kind.rawValue): \(detail)")
+  }
 
   mutating func add(
     _ example: EvalExample, _ analysis: NoteAnalysis, seconds: Double, promptTokens: Int, generatedTokens: Int
@@ -30,60 +57,121 @@ struct EvalScore {
     self.generatedTokens += generatedTokens
     let transcript = example.transcript.lowercased()
     let expected = Set(example.people.map { $0.lowercased() })
-    for person in Set(analysis.people.map { $0.lowercased() }) {
+    let predicted = Set(analysis.people.map { $0.lowercased() })
+    for person in predicted {
       peoplePredicted += 1
-      if expected.contains(person) { peopleTruePositives += 1 }
-      if !transcript.contains(person) { inventedPeople += 1 }
+      if expected.contains(person) {
+        peopleTruePositives += 1
+      } else if !transcript.contains(person) {
+        inventedPeople += 1
+        count(.inventedPerson, example, person)
+      } else {
+        count(.extraPerson, example, person)
+      }
     }
+    for person in expected.subtracting(predicted) { count(.missedPerson, example, person) }
     peopleExpected += expected.count
     var used = Set<Int>()
-    for action in example.actions where action.optional != true {
-      actionsRequired += 1
-      if let index = analysis.actionItems.indices.first(where: {
-        !used.contains($0) && action.matches(analysis.actionItems[$0].task)
-      }) {
-        used.insert(index)
-        actionsFound += 1
-        if let completed = action.completed {
-          completionGiven += 1
-          if analysis.actionItems[index].isCompleted == completed { completionCorrect += 1 }
+    for action in example.actions {
+      guard
+        let index = analysis.actionItems.indices.first(where: {
+          !used.contains($0) && action.matches(analysis.actionItems[$0].task)
+        })
+      else {
+        if action.optional != true {
+          actionsRequired += 1
+          count(.missedAction, example, action.keywords.joined(separator: " + "))
         }
+        continue
+      }
+      used.insert(index)
+      let item = analysis.actionItems[index]
+      if action.optional != true {
+        actionsRequired += 1
+        actionsFound += 1
+      }
+      if let completed = action.completed {
+        completionGiven += 1
+        if item.isCompleted == completed {
+          completionCorrect += 1
+        } else {
+          count(.completion, example, item.task)
+        }
+      }
+      let wanted = Set(action.people.map { $0.lowercased() })
+      let given = Set(item.people.map { $0.lowercased() })
+      if wanted != given {
+        count(.actionPeople, example, "\(item.task): \(item.people) (expected \(action.people))")
       }
     }
     for item in analysis.actionItems {
       predictedActions += 1
-      if example.actions.contains(where: { $0.matches(item.task) }) { predictedMatching += 1 }
+      if example.actions.contains(where: { $0.matches(item.task) }) {
+        predictedMatching += 1
+      } else {
+        count(.extraAction, example, item.task)
+      }
     }
     let words = analysis.title.split(separator: " ").count
-    if (3...8).contains(words) { titlesInGuide += 1 }
+    if (3...8).contains(words) { titlesInGuide += 1 } else { count(.titleLength, example, analysis.title) }
+    if Self.genericTitles.contains(analysis.title.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
+      count(.titleGeneric, example, analysis.title)
+    }
     if (1...5).contains(analysis.tags.count) { tagsInGuide += 1 }
+    if analysis.tags.allSatisfy({ $0 == $0.lowercased() }) {
+      tagsLowercase += 1
+    } else {
+      count(.tagsCase, example, analysis.tags.joined(separator: ", "))
+    }
   }
 
   static func ratio(_ part: Int, _ whole: Int) -> Double { whole == 0 ? 1 : Double(part) / Double(whole) }
 
+  /// People's F1.
+  var peopleF1: Double {
+    let precision = Self.ratio(peopleTruePositives, peoplePredicted)
+    let recall = Self.ratio(peopleTruePositives, peopleExpected)
+    return precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall)
+  }
+
   static func table(_ reports: [(String, EvalScore)]) -> String {
     var lines = [
-      "model       notes  decoded  people P/R/F1        invented  actions recall  precision  completion  title ok  tags ok  s/note  prompt tok/note  gen tok/note"
+      "model / notes     notes  decoded  people P/R/F1        invented  actions recall  precision  completion  title ok  tags ok  lowercase  s/note  prompt tok/note  gen tok/note"
     ]
     for (name, score) in reports {
       let precision = ratio(score.peopleTruePositives, score.peoplePredicted)
       let recall = ratio(score.peopleTruePositives, score.peopleExpected)
-      let f1 = precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall)
       let total = score.examples + score.failures
       let median = score.seconds.sorted()[safe: score.seconds.count / 2] ?? 0
       lines.append(
         String(
           format:
-            "%-11@ %5d  %6.0f%%  %.2f/%.2f/%.2f    %8d  %14.2f  %9.2f  %10@  %7.0f%%  %6.0f%%  %6.1f  %15d  %12d",
-          name as NSString, total, ratio(score.examples, total) * 100, precision, recall, f1, score.inventedPeople,
-          ratio(score.actionsFound, score.actionsRequired), ratio(score.predictedMatching, score.predictedActions),
+            "%-17@ %5d  %6.0f%%  %.2f/%.2f/%.2f    %8d  %14.2f  %9.2f  %10@  %7.0f%%  %6.0f%%  %8.0f%%  %6.1f  %15d  %12d",
+          name as NSString, total, ratio(score.examples, total) * 100, precision, recall, score.peopleF1,
+          score.inventedPeople, ratio(score.actionsFound, score.actionsRequired),
+          ratio(score.predictedMatching, score.predictedActions),
           (score.completionGiven == 0
             ? "n/a" : String(format: "%.2f", ratio(score.completionCorrect, score.completionGiven))) as NSString,
-          ratio(score.titlesInGuide, score.examples) * 100,
-          ratio(score.tagsInGuide, score.examples) * 100, median, score.promptTokens / max(score.examples, 1),
+          ratio(score.titlesInGuide, score.examples) * 100, ratio(score.tagsInGuide, score.examples) * 100,
+          ratio(score.tagsLowercase, score.examples) * 100, median, score.promptTokens / max(score.examples, 1),
           score.generatedTokens / max(score.examples, 1)))
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// Errors by kind, one column per report.
+  static func errorTable(_ reports: [(String, EvalScore)]) -> String {
+    var lines = ["errors".padding(toLength: 20, withPad: " ", startingAt: 0) + reports.map { pad($0.0) }.joined()]
+    for kind in ErrorKind.allCases {
+      lines.append(
+        kind.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0)
+          + reports.map { pad(String($0.1.errors[kind] ?? 0)) }.joined())
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private static func pad(_ text: String) -> String {
+    String(repeating: " ", count: max(0, 18 - text.count)) + text
   }
 }
 

@@ -23,12 +23,14 @@ struct RecordCommandTests {
   }
 
   /// Every note in `library`, read by a new process.
-  func listedNotes(_ library: URL) throws -> [VoiceNote] {
+  /// The library's notes in full, as the store holds them; `list` must list the same ids.
+  func listedNotes(_ library: URL) async throws -> [VoiceNote] {
     let listed = try voicenotes(["list", "--json"], library: library)
     #expect(listed.status == 0, "\(listed.standardError)")
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
-    return try decoder.decode([VoiceNote].self, from: Data(listed.standardOutput.utf8))
+    let objects = try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]] ?? []
+    let notes = try await NoteStore(library: library).allNotes()
+    #expect(objects.compactMap { $0["id"] as? String } == notes.map(\.id))
+    return notes
   }
 
   /// The LibriVox utterances and jfk.wav joined with a second of silence around each: about
@@ -92,7 +94,7 @@ struct RecordCommandTests {
     #expect(recorded.status == 0, "\(recorded.standardError)")
     #expect(elapsed >= passage.audio.duration, "played in real time: \(elapsed) s for \(passage.audio.duration) s")
 
-    let notes = try listedNotes(library)
+    let notes = try await listedNotes(library)
     try #require(notes.count == 1, "\(notes)")
     let note = notes[0]
     #expect(note.processing == ProcessingState(stage: .done), "\(note.processing)")
@@ -170,11 +172,11 @@ struct RecordCommandTests {
     #expect(Self.largestDifference(stored, passage.audio) <= Self.sampleTolerance)
 
     // Reading leaves the note as it is; `resume` does the work.
-    let unfinished = try listedNotes(library)
+    let unfinished = try await listedNotes(library)
     #expect(unfinished.first?.processing.stage == .recording, "\(unfinished.first?.processing as Any)")
     let resumed = try voicenotes(["resume", "--quiet"], library: library)
     #expect(resumed.status == 0, "\(resumed.standardError)")
-    let notes = try listedNotes(library)
+    let notes = try await listedNotes(library)
     try #require(notes.count == 1)
     #expect(notes[0].processing.stage == .done, "\(notes[0].processing)")
     #expect(abs(notes[0].duration - stored.duration) < 0.01, "duration \(notes[0].duration)")

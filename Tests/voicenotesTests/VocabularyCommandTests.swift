@@ -10,9 +10,10 @@ struct VocabularyCommandTests {
     try Program.run([Fixtures.program.path] + arguments + ["--library", library.path])
   }
 
-  /// Imports `audio` and returns its transcript as plain text.
+  /// Imports `audio` (again, when the library has it already) and returns its transcript as
+  /// plain text.
   func transcript(of audio: URL, library: URL) throws -> String {
-    let imported = try voicenotes(["import", "--quiet", audio.path], library: library)
+    let imported = try voicenotes(["import", "--again", "--quiet", audio.path], library: library)
     #expect(imported.status == 0, "\(imported.standardError)")
     let id = imported.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     return try voicenotes(["export", id, "--format", "txt"], library: library).standardOutput

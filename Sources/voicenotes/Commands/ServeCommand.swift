@@ -12,10 +12,10 @@ struct ServeCommand: ParsableCommand {
     discussion: """
       Prints the app's address on standard output (one line; with --json, one JSON object with
       url, urls, port and library) and keeps working on unfinished notes in the background. Only
-      this machine can connect unless --host is given; then a token is
-      required (printed, or --token) and HTTPS is served with a self-signed certificate made on
-      first start (or --tls-cert and --tls-key), so a phone on the same network can record. The
-      command line keeps working on the same library meanwhile. Stop with Ctrl-C.
+      this machine can connect unless --host is given; then a token is required (printed, or
+      --token) and HTTPS is served with a self-signed certificate made on first start (or
+      --tls-cert and --tls-key), so a phone on the same network can record. The command line
+      keeps working on the same library meanwhile. Stop with Ctrl-C.
       """,
     options: [
       port, host, openBrowser, token, tlsCertificate, tlsKey, maximumUpload, speechModel, liveModel, languageModel,
