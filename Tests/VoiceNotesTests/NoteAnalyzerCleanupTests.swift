@@ -15,8 +15,25 @@ struct NoteAnalyzerCleanupTests {
   @Test("people not named in the transcript, and relations without a name, are dropped")
   func peopleMustBeNamed() {
     let cleaned = NoteAnalyzer.cleaned(
-      analysis(people: ["Priya", "Mom", "I", "Carlos", "the river"], tasks: []), transcript: walk)
+      analysis(people: ["Priya", "Mom", "I", "Carlos", "the river", "Sunday lunch"], tasks: []), transcript: walk)
     #expect(cleaned.people == ["Priya"])
+  }
+
+  @Test("names are matched through titles, possessives and diacritics, and written as the transcript writes them")
+  func namesAsTheTranscriptWritesThem() {
+    let note = "Dr. Okafor's office moved the appointment. Tell Inês about it, and ask Professor Lund too."
+    let cleaned = NoteAnalyzer.cleaned(
+      analysis(
+        people: ["Okafor", "Ines", "Professor Lund", "Lund", "Mr. Inês", "Appointment Desk", "Dr. Okafor's office"],
+        tasks: []),
+      transcript: note)
+    #expect(cleaned.people == ["Dr. Okafor", "Inês", "Professor Lund"], "\(cleaned.people)")
+    // A full stop that ends a sentence is not a title.
+    let sentence = "I had lunch with Kofi. Priya joined later."
+    #expect(
+      NoteAnalyzer.cleaned(analysis(people: ["Priya", "Kofi"], tasks: []), transcript: sentence).people == [
+        "Priya", "Kofi",
+      ])
   }
 
   @Test("someone a task involves is one of the note's people")

@@ -112,36 +112,39 @@ public struct NoteAnalyzer: Sendable {
   static func cleaned(_ analysis: NoteAnalysis, transcript: String) -> NoteAnalysis {
     var result = analysis
     var seen = Set<String>()
+    let names = TranscriptNames(transcript)
     result.actionItems = analysis.actionItems.compactMap { item in
       let key = fold(item.task)
       guard !key.isEmpty, isGrounded(item.task, in: transcript), seen.insert(key).inserted else { return nil }
       var item = item
-      item.people = unique(item.people.filter { isNamed($0, in: transcript) })
+      item.people = people(item.people, names: names)
       return item
     }
     // Someone a task involves is someone the note names, even when the model left them out of
     // the note's people.
-    result.people = unique(
-      (analysis.people + result.actionItems.flatMap(\.people)).filter { isNamed($0, in: transcript) })
+    result.people = people(analysis.people + result.actionItems.flatMap(\.people), names: names)
     result.tags = unique(analysis.tags.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     if result.tags.isEmpty { result.tags = ["note"] }
     return result
   }
 
-  /// Whether `name` is a person's name the transcript uses: capitalised words (particles such as
-  /// "van" or "de" aside), each of which appears capitalised in the transcript. This drops roles
-  /// ("the caterer"), the pronoun "I" and words the model mistook for names.
-  static func isNamed(_ name: String, in transcript: String) -> Bool {
-    let particles: Set<String> = ["de", "da", "del", "van", "von", "der", "den", "la", "le", "bin", "al", "di"]
-    let words = name.split(separator: " ").map(String.init)
-    if words.count == 1, name.count < 2 || relations.contains(name.lowercased()) { return false }
-    let capitalised = words.filter { $0.first?.isUppercase == true }
-    guard !capitalised.isEmpty,
-      words.allSatisfy({ $0.first?.isUppercase == true || particles.contains($0.lowercased()) })
-    else { return false }
-    let spoken = Set(
-      transcript.split(whereSeparator: { !$0.isLetter && $0 != "'" && $0 != "-" }).map(String.init))
-    return capitalised.allSatisfy { spoken.contains($0) || spoken.contains($0 + "'s") }
+  /// The names among `candidates` that the transcript uses, spelled as it spells them, each
+  /// once: a shorter form of a longer one ("Haddad" beside "Dr. Haddad") is left out. Relations
+  /// and roles on their own ("Mom", "the candidate") and the pronoun "I" name nobody.
+  static func people(_ candidates: [String], names: TranscriptNames) -> [String] {
+    let spelled = unique(
+      candidates.compactMap { candidate -> String? in
+        let words = candidate.split(separator: " ")
+        if words.count == 1, candidate.count < 2 || relations.contains(candidate.lowercased()) { return nil }
+        return names.spelling(of: candidate)
+      })
+    return spelled.filter { name in
+      let key = fold(name)
+      return !spelled.contains { other in
+        let longer = fold(other)
+        return longer != key && (longer.hasSuffix(" " + key) || longer.hasPrefix(key + " "))
+      }
+    }
   }
 
   /// Whether a task is about what the transcript says: at least half of its content words (not

@@ -52,12 +52,7 @@ struct CompletionScript {
       "  done",
       "  case \"$path:$prev\" in",
     ]
-    for node in nodes {
-      for option in node.configuration.options where option.valueName != nil {
-        let names = names(of: option).map { quoted("\(node.path):\($0)") }.joined(separator: "|")
-        lines.append("    \(names)) \(bashValues(option)); return ;;")
-      }
-    }
+    lines += valueCases { "    \($0)) \(bashValues($1)); return ;;" }
     lines += ["  esac", "  case \"$path\" in"]
     for node in nodes {
       let words = node.configuration.subcommands.map { $0.configuration.name } + optionWords(node.configuration)
@@ -99,12 +94,7 @@ struct CompletionScript {
       "  done",
       "  case \"$path_:$prev\" in",
     ]
-    for node in nodes {
-      for option in node.configuration.options where option.valueName != nil {
-        let names = names(of: option).map { quoted("\(node.path):\($0)") }.joined(separator: "|")
-        lines.append("    (\(names)) \(zshValues(option)); return ;;")
-      }
-    }
+    lines += valueCases { "    (\($0)) \(zshValues($1)); return ;;" }
     lines += ["  esac", "  case \"$path_\" in"]
     for node in nodes {
       var items = node.configuration.subcommands.map {
@@ -190,6 +180,16 @@ struct CompletionScript {
   private func fishQuoted(_ text: String) -> String { "\"\(text)\"" }
 
   // MARK: - Shared
+
+  /// One `case` branch per option that takes a value, matching "command path:option" (both
+  /// spellings of the option), made by `branch` from the pattern and the option.
+  private func valueCases(_ branch: (String, OptionSpec) -> String) -> [String] {
+    nodes.flatMap { node in
+      node.configuration.options.filter { $0.valueName != nil }.map { option in
+        branch(names(of: option).map { quoted("\(node.path):\($0)") }.joined(separator: "|"), option)
+      }
+    }
+  }
 
   private var function: String { program.replacingOccurrences(of: "-", with: "_") }
 
