@@ -201,10 +201,7 @@ public actor Library {
   public func rename(_ idOrPrefix: String, to title: String) async throws -> VoiceNote {
     // A title is one line of text: newlines, tabs and escape sequences' control characters
     // become spaces, so it cannot break a list or move a terminal's cursor.
-    let title = String(
-      String.UnicodeScalarView(
-        title.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 })
-    ).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    let title = title.withControlCharactersAsSpaces.split(separator: " ").joined(separator: " ")
     guard !title.isEmpty else { throw LibraryError.invalidTitle("the title is empty") }
     guard title.count <= 200 else { throw LibraryError.invalidTitle("the title has \(title.count) characters") }
     var note = try await store.resolve(idOrPrefix)

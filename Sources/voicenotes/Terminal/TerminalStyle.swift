@@ -11,12 +11,15 @@ enum TerminalStyle {
   /// Turns colour off for the rest of the run (`--no-color`).
   static func disable() { disabledByFlag.withLock { $0 = true } }
 
+  /// Whether `NO_COLOR` or `TERM=dumb` rules colour out: read once, since every styled string asks.
+  private static let environmentForbidsColor: Bool = {
+    let environment = ProcessInfo.processInfo.environment
+    return environment["NO_COLOR"].map { !$0.isEmpty } ?? false || environment["TERM"] == "dumb"
+  }()
+
   /// Whether text written to `descriptor` may carry colour.
   static func allowsColor(on descriptor: Int32 = STDOUT_FILENO) -> Bool {
-    if disabledByFlag.withLock({ $0 }) { return false }
-    if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
-    if ProcessInfo.processInfo.environment["TERM"] == "dumb" { return false }
-    return isatty(descriptor) != 0
+    !disabledByFlag.withLock { $0 } && !environmentForbidsColor && isatty(descriptor) != 0
   }
 
   /// The styles the program uses.

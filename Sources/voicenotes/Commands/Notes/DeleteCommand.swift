@@ -32,11 +32,7 @@ struct DeleteCommand: ParsableCommand {
 
   func run() async throws {
     let app = try await LibraryOption.open(library)
-    var notes: [VoiceNote] = []
-    for id in ids {
-      let note = try await app.note(id)
-      if !notes.contains(where: { $0.id == note.id }) { notes.append(note) }
-    }
+    let notes = try await LibraryOption.notes(ids, in: app)
     if !confirmed {
       let what =
         notes.count == 1

@@ -45,11 +45,7 @@ struct ExportCommand: ParsableCommand {
 
   func run() async throws {
     let app = try await LibraryOption.open(library)
-    var notes: [VoiceNote] = []
-    for id in ids {
-      let note = try await app.note(id)
-      if !notes.contains(where: { $0.id == note.id }) { notes.append(note) }
-    }
+    let notes = try await LibraryOption.notes(ids, in: app)
     guard let output else {
       if format == .json && notes.count > 1 {
         try OutputOptions.printJSON(notes.map { NoteJSON($0, detail: words ? .words : .segments) })

@@ -62,15 +62,7 @@ struct ImportCommand: ParsableCommand {
       }
     }
     if process { failures += try await LibraryOption.process(imported, in: app, progress: progress) }
-    if json {
-      var notes: [NoteJSON] = []
-      for note in imported + skipped {
-        notes.append(NoteJSON((try? await app.note(note.id)) ?? note, detail: .overview))
-      }
-      try OutputOptions.printJSON(notes)
-    } else {
-      for note in imported + skipped { print(note.id.prefix(8)) }
-    }
+    try await LibraryOption.printNotes(imported + skipped, in: app, json: json)
     if failures > 0 { throw CommandFailure(message: "\(failures) file(s) failed", alreadyReported: true) }
   }
 }

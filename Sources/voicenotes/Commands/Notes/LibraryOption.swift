@@ -36,6 +36,29 @@ enum LibraryOption {
     try await Library.open(configuration(folder))
   }
 
+  /// The notes `ids` name (each an id or a unique prefix), each once, in order; fails on the
+  /// first unknown id, before anything is done to any of them.
+  static func notes(_ ids: [String], in library: Library) async throws -> [VoiceNote] {
+    var notes: [VoiceNote] = []
+    for id in ids {
+      let note = try await library.note(id)
+      if !notes.contains(where: { $0.id == note.id }) { notes.append(note) }
+    }
+    return notes
+  }
+
+  /// Prints `notes` as they are now (after processing) as JSON without transcripts, or their
+  /// short ids one a line.
+  static func printNotes(_ notes: [VoiceNote], in library: Library, json: Bool) async throws {
+    guard json else {
+      for note in notes { print(note.id.prefix(8)) }
+      return
+    }
+    var current: [NoteJSON] = []
+    for note in notes { current.append(NoteJSON((try? await library.note(note.id)) ?? note, detail: .overview)) }
+    try OutputOptions.printJSON(current)
+  }
+
   /// Installs the library's speech and language models when missing, with progress.
   static func ensureModels(_ library: Library, progress: ProgressReporter) async throws {
     for name in try await library.installMissingModels(progress: { progress.update($0, fraction: $1) }) {

@@ -42,13 +42,7 @@ enum NoteFormatting {
 
   /// `text` safe to print on a terminal: control characters (escape sequences, newlines, tabs)
   /// become spaces, so a title cannot move the cursor or change colours.
-  static func terminalText(_ text: String) -> String {
-    String(
-      String.UnicodeScalarView(
-        text.unicodeScalars.map { scalar in
-          scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" ? " " : scalar
-        }))
-  }
+  static func terminalText(_ text: String) -> String { text.withControlCharactersAsSpaces }
 
   /// The first eight characters of an identifier, coloured as identifiers are.
   static func shortID(_ id: String) -> String { TerminalStyle.apply(.identifier, String(id.prefix(8))) }

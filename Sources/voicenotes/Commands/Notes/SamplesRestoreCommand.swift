@@ -33,13 +33,7 @@ struct SamplesRestoreCommand: ParsableCommand {
     if imported.isEmpty { progress.finish("All \(present) samples are in the library.") }
     for note in imported { progress.finish("saved \(note.originalFileName) as note \(note.id.prefix(8))") }
     let failures = process ? try await LibraryOption.process(imported, in: app, progress: progress) : 0
-    if json {
-      var notes: [NoteJSON] = []
-      for note in imported { notes.append(NoteJSON((try? await app.note(note.id)) ?? note, detail: .overview)) }
-      try OutputOptions.printJSON(notes)
-    } else {
-      for note in imported { print(note.id.prefix(8)) }
-    }
+    try await LibraryOption.printNotes(imported, in: app, json: json)
     if failures > 0 { throw CommandFailure(message: "\(failures) sample(s) failed", alreadyReported: true) }
   }
 }
