@@ -8,18 +8,20 @@
 #include <sys/select.h>
 #include <microhttpd.h>
 
-// MHD_start_daemon is variadic, which Swift cannot call: one fixed set of options, with TLS when
-// both a certificate and a key are given.
+// MHD_start_daemon is variadic, which Swift cannot call: one fixed set of options (an idle timeout
+// and a cap on open connections), with TLS when both a certificate and a key are given.
 static inline struct MHD_Daemon *cmhd_start(unsigned int flags, const struct sockaddr *address,
                                             MHD_AccessHandlerCallback handler, void *context,
                                             MHD_RequestCompletedCallback completed,
                                             const char *certificate, const char *key,
-                                            unsigned int timeout_seconds) {
+                                            unsigned int timeout_seconds,
+                                            unsigned int connection_limit) {
   if (certificate != NULL && key != NULL) {
     return MHD_start_daemon(flags | MHD_USE_TLS, 0, NULL, NULL, handler, context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_HTTPS_MEM_CERT, certificate,
                             MHD_OPTION_HTTPS_MEM_KEY, key,
                             MHD_OPTION_END);
@@ -28,6 +30,7 @@ static inline struct MHD_Daemon *cmhd_start(unsigned int flags, const struct soc
                           MHD_OPTION_SOCK_ADDR, address,
                           MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                           MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                          MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                           MHD_OPTION_END);
 }
 

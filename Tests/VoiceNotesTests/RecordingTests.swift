@@ -92,12 +92,12 @@ struct RecordingTests {
 
     // As another process would: the recording is live, so it is not touched.
     let other = NotePipeline(store: try NoteStore(library: folder))
-    #expect(try await other.resumeUnfinished().isEmpty)
+    #expect(try await other.resumeUnfinished().processed.isEmpty)
     #expect(try await store.note(id: id)?.processing == ProcessingState(stage: .recording))
 
     // The recording's owner goes away without finishing (its lock goes with it).
     recording = nil
-    let finished = try await other.resumeUnfinished()
+    let finished = try await other.resumeUnfinished().processed
     #expect(finished.map(\.id) == [id])
     let note = try #require(try await store.note(id: id))
     #expect(abs(note.duration - 1.5) < 0.001, "duration \(note.duration)")

@@ -73,7 +73,8 @@ struct HTTPTestClient {
     return text
   }
 
-  private func connect() throws -> Int32 {
+  /// A new connection to the server, for tests that write raw bytes.
+  func connect() throws -> Int32 {
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { throw Failure.socket }
     var timeout = timeval(tv_sec: 10, tv_usec: 0)
@@ -94,7 +95,8 @@ struct HTTPTestClient {
     return socket
   }
 
-  private func write(_ socket: Int32, _ data: Data) throws {
+  /// Writes all of `data`, stopping quietly when the server has closed the connection.
+  func write(_ socket: Int32, _ data: Data) throws {
     try data.withUnsafeBytes { bytes in
       var offset = 0
       while offset < bytes.count {

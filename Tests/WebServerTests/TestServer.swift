@@ -18,7 +18,7 @@ final class TestServer: @unchecked Sendable {
   /// base, analysis with the tiny language model).
   static func start(
     token: String? = nil, maximumUpload: Int64 = 64 << 20, worker: Bool = false, host: String = "127.0.0.1",
-    tls: Bool = false
+    tls: Bool = false, idleTimeout: Int = 30, connectionLimit: Int = 128
   ) async throws -> TestServer {
     let folder = Fixtures.temporaryFolder("web")
     let certificate =
@@ -30,7 +30,7 @@ final class TestServer: @unchecked Sendable {
     let app = WebApp(
       library: library, security: WebSecurity(boundHost: host, token: token),
       settings: WebApp.Settings(maximumUpload: maximumUpload, version: "test"))
-    let server = HTTPServer(handler: app)
+    let server = HTTPServer(handler: app, idleTimeout: idleTimeout, connectionLimit: connectionLimit)
     try server.start(host: "127.0.0.1", port: 0, tls: certificate.map { ($0.certificate, $0.key) })
     await app.start()
     if worker { await library.startWorker() }

@@ -54,12 +54,15 @@ struct LanguageModelSteering: Sendable {
     self.prompt = prompt
     promptGuard = prompt.isEmpty ? nil : PromptedTextGuard(model: model)
     let scale = Float(strength)
-    var biases: [WhisperSteering.Bias] = model.vocabulary.terms.prefix(Self.maximumBiasedTexts).map { term in
+    let terms = model.vocabulary.terms.filter { SpeechLanguageModel.isSpeakable($0.text) }
+    var biases: [WhisperSteering.Bias] = terms.prefix(Self.maximumBiasedTexts).map { term in
       WhisperSteering.Bias(
         text: term.text, first: Self.firstTokenBias * scale, continuation: Self.continuationBias * scale,
         minimumPrefix: 1)
     }
-    for phrase in model.phrases.prefix(Self.maximumBiasedTexts) {
+    for phrase in model.phrases.lazy.filter({ SpeechLanguageModel.isSpeakable($0.text) }).prefix(
+      Self.maximumBiasedTexts)
+    {
       let words = phrase.text.split(separator: " ")
       guard words.count > 2 else { continue }
       biases.append(

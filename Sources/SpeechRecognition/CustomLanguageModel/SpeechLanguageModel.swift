@@ -132,11 +132,12 @@ public struct SpeechLanguageModel: Sendable, Hashable {
       return true
     }
     var known: Set<String> = []
-    for pronunciation in vocabulary.pronunciations where add(pronunciation.grapheme) {
+    for pronunciation in vocabulary.pronunciations
+    where Self.isSpeakable(pronunciation.grapheme) && add(pronunciation.grapheme) {
       known.formUnion(CommandGrammar.words(in: pronunciation.grapheme))
     }
     // The heaviest phrases only: a template may stand for many thousands.
-    var remaining = phrases.prefix(2_000).map { phrase in
+    var remaining = phrases.prefix(2_000).filter { Self.isSpeakable($0.text) }.map { phrase in
       let sentence = phrase.text.last.map { ".!?".contains($0) } == true ? phrase.text : phrase.text + "."
       return (
         text: phrase.text, length: sentence.count, words: CommandGrammar.words(in: phrase.text),
@@ -167,6 +168,29 @@ public struct SpeechLanguageModel: Sendable, Hashable {
   public func matchesPhrase(_ text: String) -> Bool {
     grammar.matches(text)
   }
+
+  /// The longest text, in characters, that is put in Whisper's prompt or biased toward.
+  static let maximumSpeakableLength = 100
+
+  /// Whether `text` reads as something a person says, and so may prime or bias Whisper: at most
+  /// ``maximumSpeakableLength`` characters and two at least, a letter or digit, and no symbols but
+  /// those words and sentences are written with. Anything else (markup, emoji, a lone letter, a
+  /// run of thousands of characters) would only make Whisper write it where nobody said it, or
+  /// make the steering's set-up slow.
+  static func isSpeakable(_ text: String) -> Bool {
+    guard text.count <= maximumSpeakableLength else { return false }
+    var letters = 0
+    for character in text {
+      if character.isLetter || character.isNumber {
+        letters += 1
+      } else if !character.isWhitespace, !speakablePunctuation.contains(character) {
+        return false
+      }
+    }
+    return letters >= 1 && text.count >= 2
+  }
+
+  private static let speakablePunctuation = Set("'’-.&+#@/,!?:")
 
   // MARK: - Compiling
 

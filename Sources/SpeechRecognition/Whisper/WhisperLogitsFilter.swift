@@ -52,7 +52,7 @@ final class WhisperLogitsFilter: @unchecked Sendable {
         let tokens = tokenize(" " + spelling)
         if bias.first > 0, tokens.count > 1, vocabulary.id(of: bytes[...]) == nil {
           var starts = Set([tokens[0]])
-          for end in stride(from: min(4, bytes.count), to: bytes.count, by: 1) {
+          for end in stride(from: min(4, bytes.count), to: min(bytes.count, vocabulary.longestToken + 1), by: 1) {
             if let id = vocabulary.id(of: bytes[..<end]) { starts.insert(id) }
           }
           for id in starts { first[id] = max(first[id] ?? 0, bias.first) }
@@ -61,7 +61,7 @@ final class WhisperLogitsFilter: @unchecked Sendable {
         let minimumPrefix = 1 + max(bias.minimumPrefix, 1)
         var continuations: [Int: [Int32]] = [:]
         for offset in minimumPrefix..<max(bytes.count, minimumPrefix) {
-          for end in (offset + 1)...bytes.count {
+          for end in (offset + 1)...min(bytes.count, offset + vocabulary.longestToken) {
             if let id = vocabulary.id(of: bytes[offset..<end]) { continuations[offset, default: []].append(id) }
           }
         }

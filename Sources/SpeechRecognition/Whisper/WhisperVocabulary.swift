@@ -8,6 +8,8 @@ import Foundation
 final class WhisperVocabulary: Sendable {
   /// The end-of-text token; every text token has a smaller id.
   let endOfText: Int32
+  /// The most bytes any text token has: no longer run of bytes can be one token.
+  let longestToken: Int
   private let tokens: [[UInt8]]
   private let ids: [[UInt8]: Int32]
 
@@ -28,6 +30,7 @@ final class WhisperVocabulary: Sendable {
     }
     self.tokens = tokens
     self.ids = ids
+    longestToken = tokens.map(\.count).max() ?? 0
   }
 
   /// The bytes of text token `id` (empty for any other id).
@@ -37,6 +40,6 @@ final class WhisperVocabulary: Sendable {
 
   /// The text token whose bytes are exactly `bytes`, if there is one.
   func id(of bytes: ArraySlice<UInt8>) -> Int32? {
-    ids[Array(bytes)]
+    bytes.count > longestToken ? nil : ids[Array(bytes)]
   }
 }

@@ -359,11 +359,11 @@ public actor Library {
   }
 
   /// Processes every unfinished note (those an interrupted run left, or saved without
-  /// processing), unless another process is working on the library. Returns the notes processed.
+  /// processing), unless another process is working on the library. Returns what was done.
   @discardableResult
   public func resumeUnfinished(
     progress: @escaping @Sendable (NotePipeline.Progress) -> Void = { _ in }
-  ) async throws -> [VoiceNote] {
+  ) async throws -> ResumeResult {
     let reporter = progressReporter(forwardingTo: progress)
     defer { currentWork.withLock { $0 = nil } }
     let finished: @Sendable (String) -> Void = { [weak self] id in

@@ -22,6 +22,8 @@ public actor NotePipeline {
     public var fraction: Double
     /// During analysis, the tokens the language model has generated so far.
     public var tokens: Int? = nil
+    /// Whether the step waits for another process to finish its work on the library.
+    public var isWaitingForLibrary = false
   }
 
   /// The store notes are saved in.
@@ -67,7 +69,7 @@ public actor NotePipeline {
       try FileManager.default.moveItem(at: partial, to: destination)
     } catch {
       try? FileManager.default.removeItem(at: partial)
-      throw PipelineError.copyFailed(path: url.path, detail: error.localizedDescription)
+      throw PipelineError.copyFailed(path: url.path, detail: FileSystemFailure.reason(for: error))
     }
     let created =
       createdAt ?? (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? Date()
@@ -128,7 +130,12 @@ public actor NotePipeline {
   public func process(_ note: VoiceNote, progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws
     -> VoiceNote
   {
-    try lock.acquire()
+    if try !lock.acquire(wait: false) {
+      progress(
+        Progress(
+          noteID: note.id, title: note.title, stage: note.processing.stage, fraction: 0, isWaitingForLibrary: true))
+      try lock.acquire()
+    }
     defer { lock.release() }
     return try await processHoldingLock(note, progress: progress)
   }
@@ -170,26 +177,35 @@ public actor NotePipeline {
 
   /// Processes every note that an earlier, interrupted run left unfinished. Failures are
   /// recorded on their notes and do not stop the others; `finished` is told the identifier of
-  /// each note attempted, whatever the outcome. Returns the notes processed.
+  /// each note attempted, whatever the outcome.
   ///
   /// Returns at once, having done nothing, while another process holds the library.
   @discardableResult
   public func resumeUnfinished(
     progress: @escaping @Sendable (Progress) -> Void = { _ in }, finished: @Sendable (String) -> Void = { _ in }
-  ) async throws -> [VoiceNote] {
+  ) async throws -> ResumeResult {
+    var result = ResumeResult()
     // Another live process is already working on this library; it will finish these notes.
-    guard try lock.acquire(wait: false) else { return [] }
+    guard try lock.acquire(wait: false) else {
+      result.libraryBusy = true
+      return result
+    }
     defer { lock.release() }
-    var processed: [VoiceNote] = []
     for note in try await store.notesNeedingWork() {
       // Read again: the note may have moved on since the list was made.
       guard let current = try await store.note(id: note.id), current.processing.needsWork else { continue }
       if current.processing.stage == .recording, isBeingRecorded(current) { continue }
       if current.processing.stage == .analyzing, !analyzer.model.isAvailable { continue }
-      if let done = try? await processHoldingLock(current, progress: progress) { processed.append(done) }
+      do {
+        result.processed.append(try await processHoldingLock(current, progress: progress))
+      } catch {
+        let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        let recorded = (try? await store.note(id: current.id))??.processing.lastError != nil
+        result.failures.append(ResumeResult.Failure(noteID: current.id, message: message, isRecorded: recorded))
+      }
       finished(current.id)
     }
-    return processed
+    return result
   }
 
   /// Clears a note's recorded failure and runs its remaining steps again.

@@ -12,10 +12,19 @@ struct FullTextQuery: Equatable {
   /// The words kept, as typed.
   let words: [String]
 
-  /// Splits `text` into words; throws ``NoteStoreError/emptyQuery`` when it holds only spaces.
+  /// The longest query, in characters, and the most words in one: far more than anyone types,
+  /// and small enough that no query makes the index do unbounded work.
+  static let maximumLength = 1_000
+  static let maximumWords = 50
+
+  /// Splits `text` into words; throws ``NoteStoreError/emptyQuery`` when it holds only spaces and
+  /// ``NoteStoreError/queryTooLong(characters:words:)`` past ``maximumLength`` or ``maximumWords``.
   init(_ text: String) throws(NoteStoreError) {
     let chunks = text.split(whereSeparator: \.isWhitespace)
     guard !chunks.isEmpty else { throw .emptyQuery }
+    guard text.count <= Self.maximumLength, chunks.count <= Self.maximumWords else {
+      throw .queryTooLong(characters: text.count, words: chunks.count)
+    }
     words = chunks.filter { $0.contains { $0.isLetter || $0.isNumber } }.map(String.init)
   }
 

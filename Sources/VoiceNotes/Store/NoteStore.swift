@@ -1,3 +1,4 @@
+import AudioIO
 import Foundation
 
 /// The note library: one folder holding `notes.sqlite` and the recordings in `audio/`.
@@ -40,20 +41,56 @@ public actor NoteStore {
 
   /// Opens the library at `library`, creating the folder, `audio/` and the database as needed and
   /// bringing an older database's schema up to date.
+  ///
+  /// A library on a read-only file system (or one this process may not write) opens for reading;
+  /// writes then fail with a message that says so. An empty database beside recordings is refused
+  /// (``NoteStoreError/emptyDatabase(path:recordings:)``) rather than taken for a new library.
   public init(library: URL) throws {
     self.library = library
     let audio = library.appendingPathComponent("audio", isDirectory: true)
-    do {
-      try FileManager.default.createDirectory(at: audio, withIntermediateDirectories: true)
-    } catch {
-      throw NoteStoreError.fileSystem(
-        path: audio.path, operation: "create the library folder", reason: Self.reason(error))
+    let database = library.appendingPathComponent("notes.sqlite")
+    let manager = FileManager.default
+    var isFolder: ObjCBool = false
+    if manager.fileExists(atPath: library.path, isDirectory: &isFolder), !isFolder.boolValue {
+      throw NoteStoreError.notAFolder(path: library.path)
     }
-    let database = try SQLiteDatabase(path: library.appendingPathComponent("notes.sqlite").path)
-    try database.useWriteAheadLog()
-    try Self.migrate(database)
-    self.database = database
+    let writable = !manager.fileExists(atPath: library.path) || access(library.path, W_OK) == 0
+    if writable {
+      do {
+        try manager.createDirectory(at: audio, withIntermediateDirectories: true)
+      } catch {
+        throw NoteStoreError.fileSystem(
+          path: audio.path, operation: "create the library folder", reason: FileSystemFailure.reason(for: error))
+      }
+    }
+    let size = (try? manager.attributesOfItem(atPath: database.path)[.size] as? NSNumber)?.intValue
+    if size == 0, case let recordings = Self.recordingCount(in: audio), recordings > 0 {
+      throw NoteStoreError.emptyDatabase(path: database.path, recordings: recordings)
+    }
+    guard writable || size != nil else {
+      throw NoteStoreError.fileSystem(
+        path: library.path, operation: "create the library", reason: "the folder cannot be written")
+    }
+    if writable {
+      self.database = try SQLiteDatabase(path: database.path)
+      try self.database.useWriteAheadLog()
+    } else {
+      // Without the log's index SQLite cannot open a WAL database where it may not create one;
+      // with nothing able to write here, nothing can change it while it is open either.
+      let logged = manager.fileExists(atPath: database.path + "-shm")
+      self.database = try SQLiteDatabase(path: database.path, access: logged ? .readOnly : .immutable)
+    }
+    try Self.migrate(self.database)
   }
+
+  /// How many recordings (files not hidden) the audio folder holds.
+  static func recordingCount(in audio: URL) -> Int {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: audio.path)) ?? []
+    return names.filter { !$0.hasPrefix(".") }.count
+  }
+
+  /// Whether writes to this library fail because it may only be read.
+  public var isReadOnly: Bool { database.isReadOnly }
 
   // MARK: - Reading
 
@@ -273,6 +310,6 @@ public actor NoteStore {
         return String(describing: decoding)
       }
     }
-    return error.localizedDescription
+    return FileSystemFailure.reason(for: error)
   }
 }

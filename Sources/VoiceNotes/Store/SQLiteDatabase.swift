@@ -4,7 +4,7 @@ import Foundation
 /// One SQLite connection: the only code in VoiceNotes that calls SQLite.
 ///
 /// Every result code goes through ``check(_:_:)``, which turns a failure into a
-/// ``NoteStoreError/sqlite(code:message:path:operation:)`` carrying SQLite's message, the extended
+/// ``NoteStoreError/sqlite(code:message:path:operation:systemError:)`` carrying SQLite's message, the extended
 /// result code and the database file. Statements are prepared once and reused. Not thread-safe: an
 /// actor (``NoteStore``) owns it.
 final class SQLiteDatabase {
@@ -52,25 +52,57 @@ final class SQLiteDatabase {
   private let connection: OpaquePointer
   private var statements: [String: OpaquePointer] = [:]
 
-  /// Opens (creating if needed) the database at `path`, waiting up to `busyTimeout` for locks that
-  /// other processes hold.
-  init(path: String, busyTimeout: Duration = .seconds(5)) throws(NoteStoreError) {
+  /// How a connection may use the database file.
+  enum Access {
+    /// Read and write, creating the file if needed.
+    case readWrite
+    /// Read only, through the write-ahead log when its files are there.
+    case readOnly
+    /// Read only, trusting that nothing changes the file while it is open (a read-only file
+    /// system without the log's files, which SQLite could otherwise not open at all).
+    case immutable
+  }
+
+  /// Opens the database at `path` (creating it when `access` is ``Access/readWrite``), waiting up
+  /// to `busyTimeout` for locks that other processes hold.
+  init(path: String, access: Access = .readWrite, busyTimeout: Duration = .seconds(5)) throws(NoteStoreError) {
     self.path = path
     var opened: OpaquePointer?
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-    let code = sqlite3_open_v2(path, &opened, flags, nil)
+    var flags = SQLITE_OPEN_NOMUTEX
+    var name = path
+    switch access {
+    case .readWrite: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    case .readOnly: flags |= SQLITE_OPEN_READONLY
+    case .immutable:
+      flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+      var allowed = CharacterSet.urlPathAllowed
+      allowed.remove(charactersIn: "?#")
+      name = "file:\(path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)?immutable=1"
+    }
+    let code = sqlite3_open_v2(name, &opened, flags, nil)
     guard code == SQLITE_OK, let opened else {
       let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+      let systemError = opened.map { sqlite3_system_errno($0) } ?? 0
       sqlite3_close_v2(opened)
-      throw .sqlite(code: code, message: message, path: path, operation: "opening the database")
+      throw NoteStoreError.sqlite(
+        code: code, message: message, path: path, operation: "opening the database", systemError: systemError)
     }
     connection = opened
     sqlite3_extended_result_codes(connection, 1)
     let milliseconds =
       busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
     try check(sqlite3_busy_timeout(connection, Int32(clamping: milliseconds)), "setting the busy timeout")
+    if access == .readWrite {
+      // The log and its index stay on disk when the last connection closes, so that the library
+      // can still be opened, and read, when the disk is full or the folder read-only.
+      var persist: Int32 = 1
+      sqlite3_file_control(connection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+    }
     _ = SearchRanking.register(on: connection)
   }
+
+  /// Whether this connection can only read (SQLite opens a file it may not write read-only).
+  var isReadOnly: Bool { sqlite3_db_readonly(connection, "main") == 1 }
 
   deinit {
     for statement in statements.values { sqlite3_finalize(statement) }
@@ -90,7 +122,9 @@ final class SQLiteDatabase {
     defer { sqlite3_free(failure) }
     guard code == SQLITE_OK else {
       let message = failure.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(connection))
-      throw .sqlite(code: code, message: message, path: path, operation: Self.describe(sql))
+      throw .sqlite(
+        code: code, message: message, path: path, operation: Self.describe(sql),
+        systemError: sqlite3_system_errno(connection))
     }
   }
 
@@ -156,7 +190,7 @@ final class SQLiteDatabase {
       do {
         _ = try text("PRAGMA journal_mode = WAL")
         return
-      } catch NoteStoreError.sqlite(let code, _, _, _) where code & 0xFF == SQLITE_BUSY && clock.now < deadline {
+      } catch NoteStoreError.sqlite(let code, _, _, _, _) where code & 0xFF == SQLITE_BUSY && clock.now < deadline {
         usleep(20_000)
       }
     }
@@ -197,7 +231,9 @@ final class SQLiteDatabase {
       sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil),
       Self.describe(sql))
     guard let statement else {
-      throw .sqlite(code: SQLITE_MISUSE, message: "no statement in the SQL", path: path, operation: Self.describe(sql))
+      throw .sqlite(
+        code: SQLITE_MISUSE, message: "no statement in the SQL", path: path, operation: Self.describe(sql),
+        systemError: 0)
     }
     statements[sql] = statement
     return statement
@@ -240,7 +276,8 @@ final class SQLiteDatabase {
     case SQLITE_OK, SQLITE_ROW, SQLITE_DONE: return code
     default:
       let message = String(cString: sqlite3_errmsg(connection))
-      throw .sqlite(code: code, message: message, path: path, operation: operation())
+      throw .sqlite(
+        code: code, message: message, path: path, operation: operation(), systemError: sqlite3_system_errno(connection))
     }
   }
 

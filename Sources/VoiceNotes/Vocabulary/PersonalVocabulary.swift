@@ -1,3 +1,4 @@
+import AudioIO
 import Foundation
 import SpeechRecognition
 
@@ -14,19 +15,47 @@ public struct PersonalVocabulary: Codable, Equatable, Sendable {
   /// An empty vocabulary.
   public init(terms: [String] = []) {
     self.terms = []
-    add(terms)
+    for term in terms.map(Self.normalized) where !term.isEmpty && index(of: term) == nil { self.terms.append(term) }
   }
 
-  /// Adds `newTerms` (trimmed; a term already present, ignoring case, is skipped); returns the
-  /// terms actually added.
+  /// The longest term, in characters: a name or a phrase, not a paragraph.
+  public static let maximumTermLength = 100
+  /// Characters besides letters, digits and spaces that a spoken term may be written with
+  /// ("O'Brien", "Wi-Fi", "Node.js", "AT&T", "C++", "C#", "24/7", "@handle").
+  static let allowedPunctuation = Set("'’-.&+#@/")
+
+  /// Adds `newTerms` (spaces trimmed and collapsed; a term already present, ignoring case, is
+  /// skipped); returns the terms actually added. Throws, adding none, when a term is not one a
+  /// person could say (see ``check(_:)``).
   @discardableResult
-  public mutating func add(_ newTerms: [String]) -> [String] {
+  public mutating func add(_ newTerms: [String]) throws(VocabularyError) -> [String] {
+    let normalized = newTerms.map(Self.normalized).filter { !$0.isEmpty }
+    for term in normalized { try Self.check(term) }
     var added: [String] = []
-    for term in newTerms.map(Self.normalized) where !term.isEmpty && index(of: term) == nil {
+    for term in normalized where index(of: term) == nil {
       terms.append(term)
       added.append(term)
     }
     return added
+  }
+
+  /// Throws when `term` cannot be listened for: longer than ``maximumTermLength``, with fewer
+  /// than two characters or without a letter or digit, or written with symbols nobody says (quotes, brackets,
+  /// backslashes, emoji). Such terms would only push Whisper toward writing them where they
+  /// were never said.
+  public static func check(_ term: String) throws(VocabularyError) {
+    guard term.count <= maximumTermLength else {
+      throw .unusableTerm(term, reason: "it is longer than \(maximumTermLength) characters")
+    }
+    let unsayable = Set(
+      term.filter { !($0.isLetter || $0.isNumber || $0.isWhitespace || allowedPunctuation.contains($0)) })
+    guard unsayable.isEmpty else {
+      let shown = unsayable.sorted().map { String($0) }.joined(separator: " ")
+      throw .unusableTerm(term, reason: "it is written with characters nobody says (\(shown))")
+    }
+    guard term.count >= 2, term.contains(where: { $0.isLetter || $0.isNumber }) else {
+      throw .unusableTerm(term, reason: "it is too short to listen for")
+    }
   }
 
   /// Removes `oldTerms` (ignoring case); returns the stored spellings removed and the terms that
@@ -46,7 +75,7 @@ public struct PersonalVocabulary: Codable, Equatable, Sendable {
   }
 
   private static func normalized(_ term: String) -> String {
-    term.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    term.withControlCharactersAsSpaces.split(whereSeparator: \.isWhitespace).joined(separator: " ")
   }
 
   // MARK: - Storage
@@ -61,7 +90,7 @@ public struct PersonalVocabulary: Codable, Equatable, Sendable {
     do {
       return try JSONDecoder().decode(PersonalVocabulary.self, from: Data(contentsOf: url))
     } catch {
-      throw VocabularyError.unreadable(path: url.path, detail: error.localizedDescription)
+      throw VocabularyError.unreadable(path: url.path, detail: FileSystemFailure.reason(for: error))
     }
   }
 
@@ -74,7 +103,7 @@ public struct PersonalVocabulary: Codable, Equatable, Sendable {
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
       try encoder.encode(self).write(to: url, options: .atomic)
     } catch {
-      throw VocabularyError.unwritable(path: url.path, detail: error.localizedDescription)
+      throw VocabularyError.unwritable(path: url.path, detail: FileSystemFailure.reason(for: error))
     }
   }
 
@@ -122,6 +151,8 @@ public enum VocabularyError: Error, LocalizedError, Equatable, Sendable {
   case unreadable(path: String, detail: String)
   /// The vocabulary file could not be written.
   case unwritable(path: String, detail: String)
+  /// A term that cannot be listened for, and why.
+  case unusableTerm(String, reason: String)
 
   /// A one-line message that says what to do.
   public var errorDescription: String? {
@@ -130,6 +161,9 @@ public enum VocabularyError: Error, LocalizedError, Equatable, Sendable {
       "\(path): not a readable vocabulary (\(detail)); fix or delete the file and add the terms again"
     case .unwritable(let path, let detail):
       "\(path): could not save the vocabulary (\(detail)); check the library folder is writable"
+    case .unusableTerm(let term, let reason):
+      "'\(term.count > 40 ? term.prefix(40) + "…" : term)' cannot be a vocabulary term: \(reason); "
+        + "add names and words as they are said, of 2 to \(PersonalVocabulary.maximumTermLength) characters"
     }
   }
 }

@@ -439,7 +439,13 @@ struct APIRoutes: Sendable {
       case .ambiguous(let id, _), .ambiguousActionItem(let id, _):
         return (400, "several match '\(id.prefix(36))'; give more of the id")
       case .emptyQuery: return (400, "type some words to search for")
-      default: return (500, "the notes library could not be read or written; check the server's log and free space")
+      case .queryTooLong: return (400, reason(error))
+      case _ where error.isOutOfSpace:
+        return (507, "the disk is full; free some space and try again (nothing saved was lost)")
+      case _ where error.isReadOnly: return (503, "the library is read-only: notes can be read but not changed")
+      default:
+        FileHandle.standardError.write(Data("voicenotes serve: \(reason(error))\n".utf8))
+        return (500, "the notes library could not be read or written; check the server's log and free space")
       }
     case let error as LibraryError:
       switch error {
@@ -452,6 +458,8 @@ struct APIRoutes: Sendable {
     case let error as PipelineError:
       switch error {
       case .stillRecording, .deletedWhileRecording: return (409, reason(error))
+      case .copyFailed(_, let detail) where detail == String(cString: strerror(ENOSPC)):
+        return (507, "the disk is full; free some space and upload again")
       default: return (500, "the recording could not be stored; check free space and the library's permissions")
       }
     default:

@@ -22,9 +22,19 @@ public final class HTTPServer: @unchecked Sendable {
   /// The port the server listens on, once started.
   public private(set) var port: UInt16 = 0
 
-  /// A server that hands every request to `handler`.
-  public init(handler: any HTTPHandler) {
+  /// How long a connection may send or take nothing before it is closed: a slow or stalled
+  /// client cannot hold a connection for ever (event streams send a keep-alive every 15 s).
+  public let idleTimeout: Int
+  /// The most connections open at once; more are closed as they arrive, so many clients cannot
+  /// exhaust the server's threads and memory.
+  public let connectionLimit: Int
+
+  /// A server that hands every request to `handler`, closing connections idle for
+  /// `idleTimeout` seconds and keeping at most `connectionLimit` open.
+  public init(handler: any HTTPHandler, idleTimeout: Int = 30, connectionLimit: Int = 128) {
     self.handler = handler
+    self.idleTimeout = idleTimeout
+    self.connectionLimit = connectionLimit
   }
 
   deinit { stop() }
@@ -47,7 +57,9 @@ public final class HTTPServer: @unchecked Sendable {
     func launch(_ address: UnsafePointer<sockaddr>) -> OpaquePointer? {
       withOptionalCString(certificate) { certificate in
         withOptionalCString(key) { key in
-          cmhd_start(flags, address, accessHandler, context, requestCompleted, certificate, key, 120)
+          cmhd_start(
+            flags, address, accessHandler, context, requestCompleted, certificate, key, UInt32(idleTimeout),
+            UInt32(connectionLimit))
         }
       }
     }

@@ -128,7 +128,9 @@ struct TranscribeCommand: ParsableCommand {
       } catch {
         failures += 1
         progress.clear()
-        CommandRunner.report((error as? LocalizedError)?.errorDescription ?? String(describing: error))
+        let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+        // Every message names the file it is about, so a failure among many can be found.
+        CommandRunner.report(message.contains(url.path) || message.contains(path) ? message : "\(path): \(message)")
       }
     }
     if !documents.isEmpty { print("[\n" + documents.joined(separator: ",\n") + "\n]") }

@@ -85,8 +85,9 @@ enum LibraryOption {
             + "run `voicenotes retry \(note.id.prefix(8))`")
       }
     }
-    let finished = try await library.resumeUnfinished(progress: PipelineProgress(progress).report)
-    if !finished.isEmpty { progress.finish("finished \(finished.count) interrupted note(s)") }
-    return failures
+    let resumed = try await library.resumeUnfinished(progress: PipelineProgress(progress).report)
+    if !resumed.processed.isEmpty { progress.finish("finished \(resumed.processed.count) interrupted note(s)") }
+    ResumeCommand.report(resumed.failures, progress: progress)
+    return failures + resumed.failures.count
   }
 }

@@ -30,7 +30,9 @@ final class PipelineProgress: Sendable {
         return now - state.stageStarted
       }
       let label = "\(update.noteID.prefix(8)) \(NoteFormatting.step(update.stage))"
-      if let tokens = update.tokens {
+      if update.isWaitingForLibrary {
+        progress.status(label, detail: "waiting for another voicenotes process to finish with this library")
+      } else if let tokens = update.tokens {
         progress.status(label, detail: "\(tokens) tokens, \(Self.seconds(elapsed))")
       } else {
         progress.update(label, fraction: update.fraction)

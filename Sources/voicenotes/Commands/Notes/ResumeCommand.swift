@@ -25,22 +25,35 @@ struct ResumeCommand: ParsableCommand {
     let app = try await LibraryOption.open(library)
     let pending = try await app.store.notesNeedingWork()
     let progress = ProgressReporter(quiet: quiet)
-    var finished: [VoiceNote] = []
+    var result = ResumeResult()
     if pending.isEmpty {
       progress.finish("Nothing to resume: every note is done or waiting for `voicenotes retry`.")
     } else {
       try await LibraryOption.ensureModels(app, progress: progress)
-      finished = try await app.resumeUnfinished(progress: PipelineProgress(progress).report)
-      if finished.isEmpty {
+      result = try await app.resumeUnfinished(progress: PipelineProgress(progress).report)
+      if result.libraryBusy {
         progress.finish("another voicenotes process is working on this library; it will finish the notes")
-      } else {
-        progress.finish("finished \(finished.count) note(s)")
+      } else if !result.processed.isEmpty {
+        progress.finish("finished \(result.processed.count) note(s)")
       }
+      Self.report(result.failures, progress: progress)
     }
     if json {
-      try OutputOptions.printJSON(finished.map { NoteJSON($0, detail: .overview) })
+      try OutputOptions.printJSON(result.processed.map { NoteJSON($0, detail: .overview) })
     } else {
-      for note in finished { print(note.id.prefix(8)) }
+      for note in result.processed { print(note.id.prefix(8)) }
+    }
+    if !result.failures.isEmpty {
+      throw CommandFailure(message: "\(result.failures.count) note(s) could not be finished")
+    }
+  }
+
+  /// Prints one line for each note that failed, with the command that tries it again.
+  static func report(_ failures: [ResumeResult.Failure], progress: ProgressReporter) {
+    for failure in failures {
+      progress.clear()
+      let again = failure.isRecorded ? "voicenotes retry \(failure.noteID.prefix(8))" : "voicenotes resume"
+      CommandRunner.report("note \(failure.noteID.prefix(8)): \(failure.message); then run `\(again)`")
     }
   }
 }

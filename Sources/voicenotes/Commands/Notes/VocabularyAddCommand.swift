@@ -22,7 +22,7 @@ struct VocabularyAddCommand: ParsableCommand {
 
   func run() async throws {
     var vocabulary = try PersonalVocabulary.load(from: library)
-    let added = vocabulary.add(terms)
+    let added = try vocabulary.add(terms)
     try vocabulary.save(to: library)
     // Compile now, so a mistake shows here rather than in the next transcription.
     _ = try await PersonalVocabulary.prepared(in: library)
