@@ -238,6 +238,26 @@ extension CustomLanguageModelRecognitionTests {
     }
   }
 
+  @Test("terms nobody says (markup, emoji, one letter, 20,000 characters) leave real speech as it was")
+  func unspeakableTermsAreIgnored() async throws {
+    let data = CustomLanguageModelData(locale: english, identifier: "test.odd", version: "1") {
+      for phrase in [
+        "\"quoted\"", ";", "😀", "x", "<class>", "back\\slash", String(repeating: "a", count: 20_000), "Grafana",
+      ] {
+        CustomLanguageModelData.PhraseCount(phrase: phrase, count: 10)
+      }
+    }
+    let model = try SpeechLanguageModel(compiling: data)
+    #expect(!model.prompt().contains("<class>"), "\(model.prompt())")
+    let clips = [Fixtures.jfk]
+    for clip in clips {
+      let without = try await recognize(clip)
+      let with = try await recognize(
+        clip, model: model, mode: .bias(strength: SpeechLanguageModel.Configuration.defaultWeight))
+      #expect(with.text == without.text, "\(clip.lastPathComponent): \"\(without.text)\" -> \"\(with.text)\"")
+    }
+  }
+
   @Test("a name Whisper misspells is spelled right once it is in the vocabulary")
   func vocabularyName() async throws {
     let folder = Fixtures.temporaryFolder("vocabulary")

@@ -85,6 +85,20 @@ public actor NotePipeline {
     return note
   }
 
+  /// Saves a new note for a recording already in the library's audio folder that no note refers
+  /// to (``LibraryCheck``'s repair), ready to transcribe. The file is read, never changed.
+  public func adoptAudio(named fileName: String) async throws -> VoiceNote {
+    let url = store.audioFolder.appendingPathComponent(fileName)
+    let audio = try AudioFile(forReading: url)
+    _ = try audio.read()
+    let created = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? Date()
+    let note = VoiceNote(
+      id: UUID().uuidString.lowercased(), createdAt: created, duration: audio.duration, audioFileName: fileName,
+      originalFileName: fileName)
+    try await store.save(note)
+    return note
+  }
+
   /// Starts recording a new note: creates its WAV file (in `format`) in the library's audio folder
   /// and saves the note at once, in the ``ProcessingState/Stage/recording`` stage. Append the
   /// audio to the returned recording as it comes, then ``NoteRecording/finish()`` it.

@@ -133,6 +133,26 @@ public actor NoteStore {
       """, [], decodeNote)
   }
 
+  /// What SQLite's integrity check and the search index's own check find wrong (nothing when
+  /// the database is sound).
+  public func integrityProblems() throws -> [String] {
+    let found = try database.query("PRAGMA integrity_check", []) { $0.text(0) ?? "" }.filter { $0 != "ok" }
+    // The index's check is written as an insert, which a read-only connection may not run.
+    guard !database.isReadOnly else { return found }
+    do {
+      try database.run("INSERT INTO note_search (note_search) VALUES ('integrity-check')")
+    } catch let error as NoteStoreError {
+      return found + ["the search index is damaged (\(error.errorDescription ?? "\(error)"))"]
+    }
+    return found
+  }
+
+  /// Every note's recording: the note's identifier and the file's name in the audio folder.
+  public func audioFileNames() throws -> [String: String] {
+    let rows = try database.query("SELECT id, audio_file FROM notes", []) { ($0.text(0) ?? "", $0.text(1) ?? "") }
+    return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+  }
+
   /// How many notes the library holds.
   public func count() throws -> Int {
     Int(try database.integer("SELECT count(*) FROM notes") ?? 0)
