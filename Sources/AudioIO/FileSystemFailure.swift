@@ -11,8 +11,11 @@ public enum FileSystemFailure {
   public static func reason(for error: any Error) -> String {
     if let code = posixCode(of: error) { return String(cString: strerror(code)) }
     let nsError = error as NSError
-    if nsError.domain == NSCocoaErrorDomain, let known = cocoaReasons[nsError.code] { return known }
-    return error.localizedDescription
+    guard nsError.domain == NSCocoaErrorDomain else { return error.localizedDescription }
+    if let path = nsError.userInfo[NSFilePathErrorKey] as? String, let code = pathProblem(path) {
+      return String(cString: strerror(code))
+    }
+    return cocoaReasons[nsError.code] ?? "the file operation failed (Foundation error \(nsError.code))"
   }
 
   /// Whether `error` says the disk (or the process's file size limit) has no room left.
@@ -26,7 +29,22 @@ public enum FileSystemFailure {
     var current: NSError? = error as NSError
     while let nsError = current {
       if nsError.domain == NSPOSIXErrorDomain, nsError.code > 0 { return Int32(nsError.code) }
-      current = nsError.userInfo[NSUnderlyingErrorKey] as? NSError
+      // Foundation on Linux keeps the underlying error as a Swift error, not an NSError.
+      current = (nsError.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+    }
+    return nil
+  }
+
+  /// What is wrong with the folders above `path`, when Foundation did not say: one of them is a
+  /// file (`ENOTDIR`) or does not exist (`ENOENT`).
+  private static func pathProblem(_ path: String) -> Int32? {
+    var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    while folder.path != "/" {
+      var isFolder: ObjCBool = false
+      if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
+        return isFolder.boolValue ? nil : ENOTDIR
+      }
+      folder = folder.deletingLastPathComponent()
     }
     return nil
   }
@@ -34,8 +52,10 @@ public enum FileSystemFailure {
   /// Words for the Cocoa file error codes that arrive without an underlying POSIX error.
   private static let cocoaReasons: [Int: String] = [
     4: "No such file or directory",
+    256: "the file could not be read",
     257: "Permission denied",
     260: "No such file or directory",
+    512: "the file could not be written",
     513: "Permission denied",
     516: "a file with that name already exists",
     640: "No space left on device",

@@ -37,7 +37,7 @@ public final class WAVWriter {
       handle = try FileHandle(forWritingTo: url)
       try handle.write(contentsOf: Self.header(format: format, encoding: encoding, dataBytes: 0))
     } catch {
-      throw .writeFailed(path: url.path, detail: error.localizedDescription)
+      throw .writeFailed(path: url.path, detail: FileSystemFailure.reason(for: error))
     }
   }
 
@@ -57,7 +57,7 @@ public final class WAVWriter {
       try handle.seek(toOffset: 0)
       try handle.write(contentsOf: Self.header(format: format, encoding: encoding, dataBytes: dataBytes))
     } catch {
-      throw .writeFailed(path: url.path, detail: error.localizedDescription)
+      throw .writeFailed(path: url.path, detail: FileSystemFailure.reason(for: error))
     }
   }
 
@@ -68,7 +68,7 @@ public final class WAVWriter {
     do {
       try handle.synchronize()
     } catch {
-      throw .writeFailed(path: url.path, detail: error.localizedDescription)
+      throw .writeFailed(path: url.path, detail: FileSystemFailure.reason(for: error))
     }
   }
 
@@ -78,7 +78,7 @@ public final class WAVWriter {
       try handle.synchronize()
       try handle.close()
     } catch {
-      throw .writeFailed(path: url.path, detail: error.localizedDescription)
+      throw .writeFailed(path: url.path, detail: FileSystemFailure.reason(for: error))
     }
   }
 
@@ -91,7 +91,7 @@ public final class WAVWriter {
     do {
       try data.write(to: url, options: .atomic)
     } catch {
-      throw .writeFailed(path: url.path, detail: error.localizedDescription)
+      throw .writeFailed(path: url.path, detail: FileSystemFailure.reason(for: error))
     }
   }
 

@@ -1,3 +1,4 @@
+import AudioIO
 import Foundation
 import VoiceNotes
 
@@ -63,7 +64,8 @@ struct ExportCommand: ParsableCommand {
       do {
         try Data(text.utf8).write(to: destination, options: .atomic)
       } catch {
-        throw CommandFailure(message: "\(destination.path): cannot write the file (\(error.localizedDescription))")
+        throw CommandFailure(
+          message: "\(destination.path): cannot write the file (\(FileSystemFailure.reason(for: error)))")
       }
       print(destination.path)
     }
@@ -85,7 +87,8 @@ struct ExportCommand: ParsableCommand {
       do {
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
       } catch {
-        throw CommandFailure(message: "\(output.path): cannot create the folder (\(error.localizedDescription))")
+        throw CommandFailure(
+          message: "\(output.path): cannot create the folder (\(FileSystemFailure.reason(for: error)))")
       }
       var names: [String: Int] = [:]
       destinations = notes.map { note in
