@@ -428,6 +428,7 @@ class KillTrials:
         self.library = harness.new_library("library")
         self.tracker = Tracker()
         self.retried = set()
+        self.strays = set()
         self.server = None
 
     # -- calibration: how long each operation takes here, for the random kill moments
@@ -791,7 +792,8 @@ class KillTrials:
         self.check_notes(where, notes or [], command, final=True)
         known = {note["id"] for note in notes or []}
         for path in sorted(glob.glob(os.path.join(self.library, "audio", "*"))):
-            if os.path.basename(path).split(".")[0] not in known:
+            if os.path.basename(path).split(".")[0] not in known and path not in self.strays:
+                self.strays.add(path)  # reported once, though it stays
                 self.report.add("stray audio files")
                 self.report.fail(where, "no audio file without a note after resume", os.path.basename(path), command)
         print(f"  resume: {len(notes or [])} notes, {len(unfinished)} unfinished "
@@ -890,7 +892,7 @@ def concurrency_round(h, workers, rng):
                     f"`import {os.path.basename(shared)}` printed ids {sorted(shared_ids)}",
                     h.command_text(["import", shared], library) + f"  ({workers} at once)")
     # Each step runs once per note: count the progress lines that begin a step, over every process.
-    starts = {}
+    starts, who = {}, {}
     for index in range(workers):
         for args, running in logs[index]:
             for _, line in running.stderr_lines:
@@ -898,9 +900,10 @@ def concurrency_round(h, workers, rng):
                 if match:
                     key = (match.group(1), match.group(2).split()[0])
                     starts[key] = starts.get(key, 0) + 1
+                    who.setdefault(key, []).append(f"worker {index}: {' '.join(os.path.basename(a) for a in args)}")
     for (short, step), count in sorted(starts.items()):
         if count > 1:
-            report.fail(where, "each note is transcribed and analysed once", f"note {short}: {step} began {count} times")
+            report.fail(where, "each note is transcribed and analysed once", f"note {short}: {step} began {count} times, in {who[(short, step)]}")
     speech_notes = [n for n in notes if "speech" in n["originalFileName"]]
     for note in speech_notes:
         if (note["id"][:8], "analysing") not in starts and note["state"] == "done":
@@ -921,15 +924,15 @@ def lock_wait_message(h, rng):
     """While another process holds the library's processing lock, a command that must wait says so."""
     where = "lock wait"
     library = h.new_library("lock-wait")
-    h.run(["import", h.clips.tone(rng, "lock")], library)  # processing takes the lock: its file is there after
+    h.run(["import", h.clips.tone(rng, "held-first")], library)  # processing takes the lock: its file is there after
     lock_path = os.path.join(library, ".processing.lock")
     if not os.path.exists(lock_path):
         h.report.fail(where, "the library has a processing lock file",
                       f"no {lock_path} after an import: cannot hold the lock the way the program does")
         return
-    for args in (["resume"], ["import", h.clips.tone(rng, "lock-import")], ["retry"]):
+    for args in (["resume"], ["import", h.clips.tone(rng, "held-import")], ["retry"]):
         # a note waiting for work, so that each command has something to wait for the lock for
-        waiting = h.run(["import", "--no-process", h.clips.tone(rng, "lock-waiting")], library)
+        waiting = h.run(["import", "--no-process", h.clips.tone(rng, "held-waiting")], library)
         if args == ["retry"]:
             args = ["retry", waiting.stdout.strip().splitlines()[-1] if waiting.stdout.strip() else "?"]
         with open(lock_path, "a") as handle:
@@ -940,7 +943,7 @@ def lock_wait_message(h, rng):
             fcntl.flock(handle, fcntl.LOCK_UN)
         running.wait(120)
         h.report.message(f"{args[0]} while another process holds the lock (its first 4 s)", said or "(nothing)")
-        if not re.search(r"another|wait|lock|busy", said, re.I):
+        if not re.search(r"another (voicenotes )?process|waiting|wait for|busy|\block\b", said, re.I):
             h.report.fail(where, "a process waiting for the library lock says so",
                           f"{args[0]} printed {said!r} in 4 s while another process held the lock",
                           h.command_text(args, library))
@@ -1052,7 +1055,7 @@ def disk_full(h, rng, stages, tmpfs_ok):
                 if stage != "import" and not held:
                     report.add("lost")
                     report.fail(where, "the note being processed is still there", "it is gone", command)
-            for path in (filler, filler + "-tail"):
+            for path in (filler, filler + "-tail", filler + "-last"):
                 if os.path.exists(path):
                     os.remove(path)
             again = h.run(["import", clip], library) if stage == "import" else None
@@ -1081,26 +1084,36 @@ def disk_full(h, rng, stages, tmpfs_ok):
 
 
 def fill_disk(path):
-    """Write until the file system is full."""
-    with open(path, "wb") as handle:
-        block = b"\0" * 4096
+    """Write until the file system is full (unbuffered, so nothing is left to fail at close)."""
+    for name, size in ((path, 65536), (path + "-tail", 512), (path + "-last", 1)):
+        descriptor = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
             while True:
-                handle.write(block)
-                handle.flush()
+                os.write(descriptor, b"\0" * size)
         except OSError:
             pass
-    try:
-        with open(path + "-tail", "wb") as handle:
-            while True:
-                handle.write(b"\0")
-                handle.flush()
-    except OSError:
-        pass
+        finally:
+            os.close(descriptor)
 
 
 # ---------------------------------------------------------------------------------------------
 # Read-only library
+
+
+def readable_libraries(h):
+    """A folder holding copies of the program's shared libraries that live outside the system's
+    folders (the engines may be under /root, which the unprivileged user cannot enter)."""
+    folder = os.path.join(h.root, "engine-libraries")
+    os.makedirs(folder, exist_ok=True)
+    listing = subprocess.run(["ldd", h.program], capture_output=True, text=True).stdout
+    for match in re.finditer(r"=> (/\S+)", listing):
+        path = match.group(1)
+        if not path.startswith(("/lib", "/usr/", "/opt/swift")):
+            shutil.copy(path, os.path.join(folder, os.path.basename(path)))
+    for name in os.listdir(folder):
+        os.chmod(os.path.join(folder, name), 0o755)
+    os.chmod(folder, 0o755)
+    return folder
 
 
 def read_only(h, rng, methods):
@@ -1160,6 +1173,8 @@ def read_only(h, rng, methods):
                 os.chmod(dirpath, mode_dir)
             env = dict(h.env, HOME="/nonexistent")
             preexec = None
+            if method == "unprivileged user":
+                env["LD_LIBRARY_PATH"] = readable_libraries(h)
         try:
             open(os.path.join(target, "probe"), "w").close()
             if method == "bind mount":
