@@ -8,7 +8,7 @@ export VOICENOTES_MODELS ?= $(ROOT)/.deps/models
 export OMP_WAIT_POLICY := passive
 CLI := $(ROOT)/.build/release/voicenotes
 
-.PHONY: deps system engines install-engines build models demo test bench eval format lint clean
+.PHONY: deps system engines install-engines build models demo test torture bench eval format lint clean
 
 ## deps: Debian packages, engines built from PyPI sources, speech models (idempotent)
 deps: engines models
@@ -51,6 +51,14 @@ test: engines lint
 	@.build/debug/voicenotes models install $(SPEECH_MODELS) $(LANGUAGE_MODELS)
 	swift test --skip-build --no-parallel
 	python3 Tests/browser/test_webapp.py --program .build/debug/voicenotes
+	python3 Tests/torture/torture.py --quick --program .build/debug/voicenotes
+
+## torture: 100 kill -9 trials at random moments, 2 and 4 processes on one library, a full disk
+## and a read-only library, each checked (Tests/torture/README.md; SEED=n replays a run)
+torture: engines
+	swift build
+	@.build/debug/voicenotes models install tiny.en smollm-135m
+	python3 Tests/torture/torture.py --program .build/debug/voicenotes --kills 100 $(if $(SEED),--seed $(SEED))
 
 ## bench: transcription side by side with whisper.cpp's CLI and faster-whisper, the language
 ## model side by side with llama.cpp's own tools, live transcription side by side with
