@@ -791,11 +791,35 @@ class KillTrials:
             self.report.fail(where, "integrity_check says ok after resume", verdict, command)
         self.check_notes(where, notes or [], command, final=True)
         known = {note["id"] for note in notes or []}
-        for path in sorted(glob.glob(os.path.join(self.library, "audio", "*"))):
-            if os.path.basename(path).split(".")[0] not in known and path not in self.strays:
-                self.strays.add(path)  # reported once, though it stays
-                self.report.add("stray audio files")
-                self.report.fail(where, "no audio file without a note after resume", os.path.basename(path), command)
+        strays = [path for path in sorted(glob.glob(os.path.join(self.library, "audio", "*")))
+                  if os.path.basename(path).split(".")[0] not in known and path not in self.strays]
+        if strays:
+            # An import killed after its copy and before its note leaves the recording alone in
+            # audio/ (the source is untouched, the import never said it was saved): doctor --repair
+            # must make it a note again, unchanged, and resume must finish that note.
+            contents = {path: open(path, "rb").read() for path in strays}
+            repair = self.h.run(["doctor", "--repair"], self.library)
+            resumed = self.h.run(["resume"], self.library)
+            notes, why = self.h.list_notes(self.library)
+            adopted = {note.get("originalFileName"): note for note in notes or []}
+            for path in strays:
+                self.strays.add(path)  # looked at once
+                name = os.path.basename(path)
+                note = adopted.get(name)
+                if note is None:
+                    self.report.add("stray audio files")
+                    self.report.fail(where, "doctor --repair makes a recording without a note a note again", name,
+                                     self.h.command_text(["doctor", "--repair"], self.library)
+                                     + f" -> {repair.stdout[-300:]} {repair.stderr[-200:]}")
+                    continue
+                self.report.add("orphans re-attached by doctor")
+                if not os.path.exists(path) or open(path, "rb").read() != contents[path]:
+                    self.report.add("audio changed")
+                    self.report.fail(where, "doctor --repair leaves the recording unchanged", name, command)
+                if note["state"] != "done":
+                    self.report.add("unfinished")
+                    self.report.fail(where, "an adopted recording's note finishes on resume",
+                                     f"{name}: {note['state']} {resumed.stderr[-200:]}", command)
         print(f"  resume: {len(notes or [])} notes, {len(unfinished)} unfinished "
               f"({time.monotonic() - started:.1f} s)", flush=True)
 

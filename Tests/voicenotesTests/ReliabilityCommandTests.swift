@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -197,6 +198,30 @@ struct ReliabilityCommandTests {
     let renamed = try voicenotes(["rename", id, "Shopping"], library: view)
     expectOneLine(renamed)
     #expect(renamed.standardError.contains("read-only"), "\(renamed.standardError)")
+  }
+
+  @Test("four processes importing the same recording at once make one note, and all print its id")
+  func concurrentImportsOfOneFile() throws {
+    let folder = Fixtures.temporaryFolder("same-import")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let library = folder.appendingPathComponent("library")
+    #expect(try voicenotes(["list"], library: library).status == 0)
+    let ids = Mutex<[String]>([])
+    let done = DispatchGroup()
+    for _ in 0..<4 {
+      done.enter()
+      Thread { [self] in
+        let run = try? voicenotes(["import", "--no-process", "--quiet", sample.path], library: library)
+        ids.withLock { $0.append(run?.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) ?? "failed") }
+        done.leave()
+      }.start()
+    }
+    #expect(done.wait(timeout: .now() + 120) == .success)
+    let printed = ids.withLock { $0 }
+    #expect(Set(printed).count == 1 && printed.count == 4, "\(printed)")
+    let listed = try voicenotes(["list", "--json"], library: library)
+    let notes = try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]]
+    #expect(notes?.count == 1, "\(listed.standardOutput)")
   }
 
   @Test("a process that waits for the library says so, and a kill while it waits loses nothing")

@@ -42,6 +42,8 @@ public actor Library {
   private var watcher: Task<Void, Never>?
   private var wake: AsyncStream<Void>.Continuation?
   private var changeCounter: Int64 = 0
+  /// Held while an import looks for the same recording and saves it (see ``importAudioUnlessPresent(from:)``).
+  private lazy var importLock = LibraryLock(file: configuration.folder.appendingPathComponent(".import.lock"))
 
   private init(configuration: LibraryConfiguration, store: NoteStore, readers: [NoteStore], pipeline: NotePipeline) {
     self.configuration = configuration
@@ -177,6 +179,16 @@ public actor Library {
     events.publish(.noteChanged(note))
     wake?.yield()
     return note
+  }
+
+  /// Imports the recording at `url` unless the library already holds one byte for byte the same;
+  /// returns the note, and whether it was there already. Two processes importing the same file
+  /// at once make one note: the check and the import are done holding the library's import lock.
+  public func importAudioUnlessPresent(from url: URL) async throws -> (note: VoiceNote, alreadyPresent: Bool) {
+    try importLock.acquire()
+    defer { importLock.release() }
+    if let existing = try await noteWithSameAudio(as: url) { return (existing, true) }
+    return (try await importAudio(from: url), false)
   }
 
   /// The note whose audio is byte for byte the file at `url` (following links), if the library

@@ -151,7 +151,10 @@ public actor NotePipeline {
       try lock.acquire()
     }
     defer { lock.release() }
-    return try await processHoldingLock(note, progress: progress)
+    // Read again under the lock: another process may have done some or all of the work meanwhile,
+    // and working from the older copy would do it twice and save an older state over the newer.
+    guard let current = try await store.note(id: note.id) else { throw PipelineError.deletedWhileProcessing(id: note.id) }
+    return try await processHoldingLock(current, progress: progress)
   }
 
   private func processHoldingLock(_ note: VoiceNote, progress: @escaping @Sendable (Progress) -> Void) async throws

@@ -46,14 +46,20 @@ struct ImportCommand: ParsableCommand {
     for path in files {
       let url = URL(fileURLWithPath: path)
       do {
-        if !again, let existing = try await app.noteWithSameAudio(as: url) {
-          skipped.append(existing)
-          ProgressReporter.write(
-            "\(url.lastPathComponent): already in the library as note \(existing.id.prefix(8)) "
-              + "(\(NoteFormatting.terminalText(existing.title))); not imported again (--again imports it anyway)\n")
-          continue
+        let note: VoiceNote
+        if again {
+          note = try await app.importAudio(from: url)
+        } else {
+          let (found, alreadyPresent) = try await app.importAudioUnlessPresent(from: url)
+          if alreadyPresent {
+            skipped.append(found)
+            ProgressReporter.write(
+              "\(url.lastPathComponent): already in the library as note \(found.id.prefix(8)) "
+                + "(\(NoteFormatting.terminalText(found.title))); not imported again (--again imports it anyway)\n")
+            continue
+          }
+          note = found
         }
-        let note = try await app.importAudio(from: url)
         imported.append(note)
         progress.finish("saved \(url.lastPathComponent) as note \(note.id.prefix(8))")
       } catch {
