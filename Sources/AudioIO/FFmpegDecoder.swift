@@ -17,6 +17,9 @@ final class FFmpegDecoder {
 
   private static let quietLogs: Void = av_log_set_level(AV_LOG_QUIET)
 
+  /// The highest sample rate taken: 768 kHz, the highest any recording format uses.
+  static let maximumSampleRate: Int32 = 768_000
+
   init(url: URL) throws(AudioIOError) {
     _ = Self.quietLogs
     path = url.path
@@ -67,6 +70,11 @@ final class FFmpegDecoder {
     let channels = codecContext.pointee.ch_layout.nb_channels
     guard rate > 0, channels > 0 else {
       throw .corrupt(path: path, detail: "the stream declares no sample rate or channels")
+    }
+    // A damaged header can declare any rate, and resampling from, say, 1.8 GHz makes FFmpeg's
+    // resampler allocate gigabytes for its filter before a sample is read.
+    guard rate <= Self.maximumSampleRate else {
+      throw .corrupt(path: path, detail: "the stream declares an impossible sample rate of \(rate) Hz")
     }
     sourceFormat = AudioFormat(sampleRate: Double(rate), channelCount: Int(channels))
     if context.pointee.duration > 0 {

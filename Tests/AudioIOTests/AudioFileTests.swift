@@ -92,4 +92,41 @@ struct AudioFileTests {
       }
     }
   }
+
+  /// Found by fuzzing (Fuzz/Corpus/AudioFile/impossible-sample-rate): a 145-byte WAV whose header
+  /// declares 1,862,286,976 Hz made decoding allocate about 2 GB for the resampler's filter.
+  @Test("a header with an impossible sample rate is a damaged file, refused before decoding")
+  func impossibleSampleRate() throws {
+    let folder = Fixtures.temporaryFolder("rate")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func header(rate: UInt32) -> Data {
+      var data = Data("RIFF".utf8)
+      func append<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+      }
+      append(UInt32(136))
+      data.append(contentsOf: Array("WAVEfmt ".utf8))
+      append(UInt32(16))
+      append(UInt16(1))
+      append(UInt16(1))
+      append(rate)
+      append(rate &* 2)
+      append(UInt16(2))
+      append(UInt16(16))
+      data.append(contentsOf: Array("data".utf8))
+      append(UInt32(100))
+      return data + Data(repeating: 0x11, count: 100)
+    }
+    let file = folder.appendingPathComponent("impossible-rate.wav")
+    try header(rate: 1_862_286_976).write(to: file)
+    #expect(
+      throws: AudioIOError.corrupt(
+        path: file.path, detail: "the stream declares an impossible sample rate of 1862286976 Hz")
+    ) {
+      try AudioFile(forReading: file)
+    }
+    let highest = folder.appendingPathComponent("768k.wav")
+    try header(rate: 768_000).write(to: highest)
+    #expect(try AudioFile(forReading: highest).fileFormat.sampleRate == 768_000)
+  }
 }
