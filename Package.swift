@@ -84,7 +84,8 @@ let package = Package(
     .executableTarget(
       name: "voicenotes",
       dependencies: [
-        "VoiceNotes", "WebServer", "SpeechRecognition", "LanguageModels", "ModelSupport", "AudioIO", "CommandLineParsing",
+        "VoiceNotes", "WebServer", "SpeechRecognition", "LanguageModels", "ModelSupport", "AudioIO",
+        "CommandLineParsing",
       ]),
 
     // Examples: the seed apps, in a terminal.

@@ -38,7 +38,9 @@ extension Option where Value == String {
 extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
   /// An option whose value is one of `cases` (all of `Value`'s by default), spelled as their raw
   /// values.
-  public init(_ name: String, short: Character? = nil, value: String, help: String, cases: [Value] = Array(Value.allCases)) {
+  public init(
+    _ name: String, short: Character? = nil, value: String, help: String, cases: [Value] = Array(Value.allCases)
+  ) {
     let names = cases.map(\.rawValue)
     self.init(name, short: short, value: value, help: help, allowed: names) {
       (text: String) throws(OptionValueError) -> Value in

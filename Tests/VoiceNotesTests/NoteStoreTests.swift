@@ -258,7 +258,8 @@ struct NoteStoreTests {
     let snippet = try #require(highlighter.match("see \u{301}cafe now")?.snippet)
     #expect(
       SearchResult.runs(ofMarked: snippet) == [
-        .init(text: "see ", isMatch: false), .init(text: "\u{301}cafe", isMatch: true), .init(text: " now", isMatch: false),
+        .init(text: "see ", isMatch: false), .init(text: "\u{301}cafe", isMatch: true),
+        .init(text: " now", isMatch: false),
       ])
   }
 

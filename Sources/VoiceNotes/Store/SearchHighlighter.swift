@@ -74,8 +74,8 @@ struct SearchHighlighter {
     for index in bestStart..<end {
       let token = tokens[index]
       snippet += plain(cursor..<token.range.lowerBound)
-      snippet +=
-        matched[index].isEmpty ? plain(token.range) : String(Self.matchStart) + plain(token.range) + String(Self.matchEnd)
+      let word = plain(token.range)
+      snippet += matched[index].isEmpty ? word : String(Self.matchStart) + word + String(Self.matchEnd)
       cursor = token.range.upperBound
     }
     if end < tokens.count {
