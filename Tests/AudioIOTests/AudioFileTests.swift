@@ -129,4 +129,21 @@ struct AudioFileTests {
     try header(rate: 768_000).write(to: highest)
     #expect(try AudioFile(forReading: highest).fileFormat.sampleRate == 768_000)
   }
+
+  /// Found by fuzzing (Fuzz/Corpus/AudioFile/huge-declared-duration, after its first byte, which
+  /// only selects the fuzz case): a 2 kB MP3 whose header declares 13 days made decoding reserve
+  /// 74 GB of samples up front, and the allocation failure crashed the process.
+  @Test("a header that declares days of audio in a few bytes decodes what is there")
+  func hugeDeclaredDuration() throws {
+    let folder = Fixtures.temporaryFolder("duration")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = try Data(
+      contentsOf: Fixtures.root.appendingPathComponent("Fuzz/Corpus/AudioFile/huge-declared-duration"))
+    let file = folder.appendingPathComponent("damaged.mp3")
+    try input.dropFirst().write(to: file)
+    let audio = try AudioFile(forReading: file)
+    #expect(audio.duration > 1_000_000)
+    let samples = try? audio.read().samples.count
+    #expect((samples ?? 0) < 16_000 * 60, "\(samples ?? 0) samples from 2 kB")
+  }
 }
