@@ -275,6 +275,18 @@ struct NoteStoreTests {
       ])
   }
 
+  /// Found by fuzzing (Fuzz/Corpus/SearchQuery/quote-before-combining-mark): the quote in `o"\u{301}neil`
+  /// and its combining mark are one Character, so escaping quotes by Character left it single and
+  /// FTS5 failed with a syntax error.
+  @Test("a quote followed by a combining mark stays inside the query's phrase")
+  func quoteBeforeACombiningMark() async throws {
+    try await withStore { store, _ in
+      for note in searchNotes { try await store.save(note) }
+      #expect(try await store.search("o\"\u{301}neil' budget").isEmpty)
+      #expect(try FullTextQuery("a\"\u{301}b").expression(in: .all) == "\"a\"\"\u{301}b\"*")
+    }
+  }
+
   /// Found by fuzzing under AddressSanitizer (every store open): the ranking function's setup bound
   /// FTS5's pointer type as a temporary C string that SQLite read after it was freed. Without a
   /// sanitizer the freed memory usually still holds the name, so this fails reliably only in
