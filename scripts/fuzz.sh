@@ -57,9 +57,11 @@ for target in "${selected[@]}"; do
   [[ "$target" == AudioFile ]] && max_len=16384
   echo "fuzz.sh: $target for ${seconds}s"
   status=0
+  started=$SECONDS
   VOICENOTES_FUZZ_TARGET="$target" ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" "$BINARY" \
     -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=2048 -timeout=30 -max_len="$max_len" \
     -artifact_prefix="$artifacts/" "$corpus" "Fuzz/Corpus/$target" >"$log" 2>&1 || status=$?
+  elapsed=$((SECONDS - started))
   after=$(find "$artifacts" -type f | wc -l)
   crashes=$((after - before))
   ((status == 0)) || ((crashes > 0)) || crashes=1
@@ -69,7 +71,7 @@ for target in "${selected[@]}"; do
   ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo "?")
   files=$(find "$corpus" -type f | wc -l)
   line=$(printf '%-20s %6ss %8s exec/s  cov %6s  ft %6s  corpus %5s  crashes %s' \
-    "$target" "$seconds" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$files" "$crashes")
+    "$target" "$elapsed" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$files" "$crashes")
   summary+=("$line")
   echo "$line"
   if ((crashes > 0)); then
