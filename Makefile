@@ -8,7 +8,7 @@ export VOICENOTES_MODELS ?= $(ROOT)/.deps/models
 export OMP_WAIT_POLICY := passive
 CLI := $(ROOT)/.build/release/voicenotes
 
-.PHONY: deps system engines install-engines build models demo test torture bench eval format lint clean
+.PHONY: deps system engines install-engines build models demo test torture bench eval fuzz fuzz-quick format lint clean
 
 ## deps: Debian packages, engines built from PyPI sources, speech models (idempotent)
 deps: engines models
@@ -86,11 +86,22 @@ eval: deps
 	swift build -c release --product AnalysisEval
 	.build/release/AnalysisEval $(EVAL_FILE) qwen-1.5b qwen-0.5b
 
+## fuzz: build the libFuzzer targets (Fuzz/, built with VOICENOTES_FUZZ=1 in .build/fuzz) and run
+## each for FUZZ_SECONDS; new inputs in .build/fuzz-corpus, crashes in .build/fuzz-artifacts
+FUZZ_SECONDS ?= 60
+fuzz: engines
+	scripts/fuzz.sh --seconds $(FUZZ_SECONDS)
+
+## fuzz-quick: every fuzz target for a few seconds (FUZZ_QUICK_SECONDS), a check for make test
+FUZZ_QUICK_SECONDS ?= 5
+fuzz-quick: engines
+	scripts/fuzz.sh --seconds $(FUZZ_QUICK_SECONDS)
+
 format:
-	swift format --in-place --recursive Package.swift Sources Tests Examples Benchmarks
+	swift format --in-place --recursive Package.swift Sources Tests Examples Benchmarks Fuzz
 
 lint:
-	swift format lint --strict --recursive Package.swift Sources Tests Examples Benchmarks
+	swift format lint --strict --recursive Package.swift Sources Tests Examples Benchmarks Fuzz
 
 clean:
 	rm -rf .build

@@ -43,6 +43,7 @@ let package = Package(
     .library(name: "LanguageModels", targets: ["LanguageModels"]),
     .library(name: "VoiceNotes", targets: ["VoiceNotes"]),
     .library(name: "WebServer", targets: ["WebServer"]),
+    .library(name: "CommandLineParsing", targets: ["CommandLineParsing"]),
     .executable(name: "voicenotes", targets: ["voicenotes"]),
   ],
   targets: [
@@ -78,9 +79,14 @@ let package = Package(
     .target(
       name: "WebServer", dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "AudioIO", "CMicroHTTPD"],
       resources: [.copy("Resources/web")]),
+    // The command line's declarations and parser (options, flags, arguments), apart from any command.
+    .target(name: "CommandLineParsing"),
     .executableTarget(
       name: "voicenotes",
-      dependencies: ["VoiceNotes", "WebServer", "SpeechRecognition", "LanguageModels", "ModelSupport", "AudioIO"]),
+      dependencies: [
+        "VoiceNotes", "WebServer", "SpeechRecognition", "LanguageModels", "ModelSupport", "AudioIO",
+        "CommandLineParsing",
+      ]),
 
     // Examples: the seed apps, in a terminal.
     .executableTarget(
@@ -136,3 +142,31 @@ let package = Package(
   ],
   cxxLanguageStandard: .cxx17
 )
+
+// The libFuzzer target (Fuzz/, run by scripts/fuzz.sh), only when VOICENOTES_FUZZ=1: it and the
+// Swift modules it tests are built with -sanitize=fuzzer,address (coverage counters, AddressSanitizer,
+// libFuzzer), which a normal build must not get. The flags go on those targets here rather than
+// through -Xswiftc, which would reach the macro plugin too (a host tool that then fails to link).
+if ProcessInfo.processInfo.environment["VOICENOTES_FUZZ"] == "1" {
+  let sanitizers = "-sanitize=fuzzer,address"
+  let instrumented: Set = [
+    "AudioIO", "ModelSupport", "SpeechRecognition", "LanguageModels", "VoiceNotes", "WebServer", "CommandLineParsing",
+  ]
+  for target in package.targets where instrumented.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags([sanitizers])]
+  }
+  package.targets += [
+    // libFuzzer's driver function, declared for Swift (SwiftPM's entry point replaces libFuzzer's main).
+    .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+    // gold cannot link this binary (an internal error reading its debug information); lld can.
+    .executableTarget(
+      name: "VoiceNotesFuzz",
+      dependencies: [
+        "AudioIO", "SpeechRecognition", "LanguageModels", "VoiceNotes", "WebServer", "CommandLineParsing",
+        "CLibFuzzer",
+      ],
+      path: "Fuzz/Targets",
+      swiftSettings: [.unsafeFlags([sanitizers])],
+      linkerSettings: [.unsafeFlags([sanitizers, "-use-ld=lld"])]),
+  ]
+}

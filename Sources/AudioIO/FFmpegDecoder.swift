@@ -17,6 +17,13 @@ final class FFmpegDecoder {
 
   private static let quietLogs: Void = av_log_set_level(AV_LOG_QUIET)
 
+  /// The highest sample rate taken: 768 kHz, the highest any recording format uses.
+  static let maximumSampleRate: Int32 = 768_000
+
+  /// The most samples reserved before decoding (about 35 minutes of 16 kHz mono); longer audio
+  /// grows the buffer as it decodes.
+  static let maximumReservedSamples = Double(1 << 25)
+
   init(url: URL) throws(AudioIOError) {
     _ = Self.quietLogs
     path = url.path
@@ -68,15 +75,21 @@ final class FFmpegDecoder {
     guard rate > 0, channels > 0 else {
       throw .corrupt(path: path, detail: "the stream declares no sample rate or channels")
     }
+    // A damaged header can declare any rate, and resampling from, say, 1.8 GHz makes FFmpeg's
+    // resampler allocate gigabytes for its filter before a sample is read.
+    guard rate <= Self.maximumSampleRate else {
+      throw .corrupt(path: path, detail: "the stream declares an impossible sample rate of \(rate) Hz")
+    }
     sourceFormat = AudioFormat(sampleRate: Double(rate), channelCount: Int(channels))
+    var duration = 0.0
     if context.pointee.duration > 0 {
-      declaredDuration = Double(context.pointee.duration) / Double(AV_TIME_BASE)
+      duration = Double(context.pointee.duration) / Double(AV_TIME_BASE)
     } else if stream.pointee.duration > 0 {
       let base = stream.pointee.time_base
-      declaredDuration = Double(stream.pointee.duration) * Double(base.num) / Double(base.den)
-    } else {
-      declaredDuration = 0
+      duration = Double(stream.pointee.duration) * Double(base.num) / Double(base.den)
     }
+    // A duration read from a damaged header can be infinite or so long that `length` overflows.
+    declaredDuration = duration.isFinite && duration <= 1e9 ? duration : 0
   }
 
   deinit {
@@ -102,9 +115,12 @@ final class FFmpegDecoder {
       av_frame_free(&framePointer)
     }
 
+    // The declared duration only sizes the first allocation, and within reason: a damaged header
+    // can declare days of audio in a few bytes (an MP3 of 2 kB declared 13 days, 74 GB of samples).
     var samples: [Float] = []
-    if declaredDuration > 0 {
-      samples.reserveCapacity(Int(declaredDuration * format.sampleRate) * format.channelCount + 4096)
+    let expected = declaredDuration * format.sampleRate * Double(format.channelCount)
+    if expected > 0 {
+      samples.reserveCapacity(Int(min(expected, Self.maximumReservedSamples)) + 4096)
     }
     var decodeErrors = 0
     var lastError: Int32 = 0

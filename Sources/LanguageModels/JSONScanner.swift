@@ -259,6 +259,13 @@ struct JSONScanner {
       try stop("invalid number")
       return nil
     }
+    // Double's parser gives infinity for a number beyond its range (1e400), which JSON cannot
+    // write back (the writer prints null).
+    guard number.isFinite else {
+      index = start
+      try stop("number out of range")
+      return nil
+    }
     return GeneratedContent(kind: .number(number))
   }
 

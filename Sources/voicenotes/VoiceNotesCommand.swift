@@ -1,3 +1,4 @@
+import CommandLineParsing
 import Foundation
 
 /// The `voicenotes` program: private, on-device voice notes.

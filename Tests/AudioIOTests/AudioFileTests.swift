@@ -92,4 +92,58 @@ struct AudioFileTests {
       }
     }
   }
+
+  /// Found by fuzzing (Fuzz/Corpus/AudioFile/impossible-sample-rate): a 145-byte WAV whose header
+  /// declares 1,862,286,976 Hz made decoding allocate about 2 GB for the resampler's filter.
+  @Test("a header with an impossible sample rate is a damaged file, refused before decoding")
+  func impossibleSampleRate() throws {
+    let folder = Fixtures.temporaryFolder("rate")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    func header(rate: UInt32) -> Data {
+      var data = Data("RIFF".utf8)
+      func append<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+      }
+      append(UInt32(136))
+      data.append(contentsOf: Array("WAVEfmt ".utf8))
+      append(UInt32(16))
+      append(UInt16(1))
+      append(UInt16(1))
+      append(rate)
+      append(rate &* 2)
+      append(UInt16(2))
+      append(UInt16(16))
+      data.append(contentsOf: Array("data".utf8))
+      append(UInt32(100))
+      return data + Data(repeating: 0x11, count: 100)
+    }
+    let file = folder.appendingPathComponent("impossible-rate.wav")
+    try header(rate: 1_862_286_976).write(to: file)
+    #expect(
+      throws: AudioIOError.corrupt(
+        path: file.path, detail: "the stream declares an impossible sample rate of 1862286976 Hz")
+    ) {
+      try AudioFile(forReading: file)
+    }
+    let highest = folder.appendingPathComponent("768k.wav")
+    try header(rate: 768_000).write(to: highest)
+    #expect(try AudioFile(forReading: highest).fileFormat.sampleRate == 768_000)
+  }
+
+  /// Found by fuzzing (Fuzz/Corpus/AudioFile/huge-declared-duration, after its first byte, which
+  /// only selects the fuzz case): a 2 kB MP3 whose header declares 13 days made decoding reserve
+  /// 74 GB of samples up front, and the allocation failure crashed the process.
+  @Test("a header that declares days of audio in a few bytes decodes what is there")
+  func hugeDeclaredDuration() throws {
+    let folder = Fixtures.temporaryFolder("duration")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = try Data(
+      contentsOf: Fixtures.root.appendingPathComponent("Fuzz/Corpus/AudioFile/huge-declared-duration"))
+    let file = folder.appendingPathComponent("damaged.mp3")
+    try input.dropFirst().write(to: file)
+    let audio = try AudioFile(forReading: file)
+    #expect(audio.duration > 1_000_000)
+    let samples = try? audio.read().samples.count
+    #expect((samples ?? 0) < 16_000 * 60, "\(samples ?? 0) samples from 2 kB")
+  }
 }

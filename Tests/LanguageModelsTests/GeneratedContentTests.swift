@@ -30,6 +30,18 @@ import Testing
     }
   }
 
+  /// Found by fuzzing (Fuzz/Corpus/JSON/number-out-of-range): `20E322` parsed as infinity, which
+  /// the writer prints as `null`, so the content did not survive its own JSON.
+  @Test func numbersBeyondDoubleAreInvalid() {
+    #expect(throws: GeneratedContent.ConversionError.invalidJSON(offset: 6, reason: "number out of range")) {
+      try GeneratedContent(json: #"{"a": 20E322}"#)
+    }
+    #expect(throws: GeneratedContent.ConversionError.invalidJSON(offset: 0, reason: "number out of range")) {
+      try GeneratedContent(json: "-1e400")
+    }
+    #expect(throws: Never.self) { try GeneratedContent(json: "1.7976931348623157e308") }
+  }
+
   @Test func contentBuildsTheValue() throws {
     let itinerary = try Itinerary(GeneratedContent(json: document))
     #expect(itinerary.title == "Desert Days")

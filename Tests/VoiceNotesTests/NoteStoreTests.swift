@@ -249,6 +249,59 @@ struct NoteStoreTests {
     }
   }
 
+  /// Found by fuzzing (Fuzz/Corpus/SearchQuery/combining-mark-match): the snippet's marker and a
+  /// combining mark that starts the word are one Character, so reading the snippet by Character lost
+  /// the marker and the match was not highlighted.
+  @Test("a matched word that starts with a combining mark is highlighted")
+  func highlightsWordsStartingWithACombiningMark() throws {
+    let highlighter = SearchHighlighter(try FullTextQuery("cafe"))
+    let snippet = try #require(highlighter.match("see \u{301}cafe now")?.snippet)
+    #expect(
+      SearchResult.runs(ofMarked: snippet) == [
+        .init(text: "see ", isMatch: false), .init(text: "\u{301}cafe", isMatch: true),
+        .init(text: " now", isMatch: false),
+      ])
+  }
+
+  /// Found by fuzzing: text holding the snippet's private-use markers must not mark anything itself.
+  @Test("marker characters in a note's text mark nothing")
+  func markerCharactersInTheTextMarkNothing() throws {
+    let highlighter = SearchHighlighter(try FullTextQuery("budget"))
+    let text = "plan \(SearchHighlighter.matchEnd)the\(SearchHighlighter.matchStart) budget"
+    let snippet = try #require(highlighter.match(text)?.snippet)
+    #expect(
+      SearchResult.runs(ofMarked: snippet) == [
+        .init(text: "plan the ", isMatch: false), .init(text: "budget", isMatch: true),
+      ])
+  }
+
+  /// Found by fuzzing (Fuzz/Corpus/SearchQuery/quote-before-combining-mark): the quote in `o"\u{301}neil`
+  /// and its combining mark are one Character, so escaping quotes by Character left it single and
+  /// FTS5 failed with a syntax error.
+  @Test("a quote followed by a combining mark stays inside the query's phrase")
+  func quoteBeforeACombiningMark() async throws {
+    try await withStore { store, _ in
+      for note in searchNotes { try await store.save(note) }
+      #expect(try await store.search("o\"\u{301}neil' budget").isEmpty)
+      #expect(try FullTextQuery("a\"\u{301}b").expression(in: .all) == "\"a\"\"\u{301}b\"*")
+    }
+  }
+
+  /// Found by fuzzing under AddressSanitizer (every store open): the ranking function's setup bound
+  /// FTS5's pointer type as a temporary C string that SQLite read after it was freed. Without a
+  /// sanitizer the freed memory usually still holds the name, so this fails reliably only in
+  /// `swift test --sanitize=address` (or scripts/fuzz.sh SearchQuery, which starts by opening a store).
+  @Test("every connection gets the ranking function")
+  func everyConnectionRanks() async throws {
+    try await withStore { store, library in
+      try await store.save(searchNotes[0])
+      for _ in 0..<20 {
+        let other = try NoteStore(library: library)
+        #expect(try await other.search("budget").first?.score ?? 0 > 0)
+      }
+    }
+  }
+
   @Test("a title match ranks above a transcript match, and the score says so")
   func ranking() async throws {
     try await withStore { store, _ in

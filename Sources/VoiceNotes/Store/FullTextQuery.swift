@@ -59,8 +59,17 @@ struct FullTextQuery: Equatable {
     return "{\(column)} : (\(phrases))"
   }
 
+  /// `text` as an FTS5 string, its quotes doubled. By scalar: a quote followed by a combining mark
+  /// is one Character, which a replacement by Character would leave single, ending the string early.
   private static func quoted(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    var quoted = String.UnicodeScalarView()
+    quoted.append("\"")
+    for scalar in text.unicodeScalars {
+      if scalar == "\"" { quoted.append(scalar) }
+      quoted.append(scalar)
+    }
+    quoted.append("\"")
+    return String(quoted)
   }
 
   /// The full-text column of a field scope; nil for ``SearchScope/all``.

@@ -25,6 +25,11 @@ struct SearchHighlighter {
   /// Marks the end of a matched word in a snippet.
   static let matchEnd: Character = "\u{E001}"
 
+  /// Both markers, as scalars.
+  private static let markers: Set<Unicode.Scalar> = [
+    matchStart.unicodeScalars.first!, matchEnd.unicodeScalars.first!,
+  ]
+
   /// The folded query words to look for.
   let parts: [String]
   /// The most words a snippet shows.
@@ -59,22 +64,24 @@ struct SearchHighlighter {
     }
     let end = min(tokens.count, bestStart + snippetWords)
 
+    // The markers are taken out of the text itself, so that only ours mark matches.
     let scalars = text.unicodeScalars
+    func plain(_ range: Range<String.Index>) -> String {
+      String(String.UnicodeScalarView(scalars[range].filter { !Self.markers.contains($0) }))
+    }
     var snippet = bestStart > 0 ? "…" : ""
     var cursor = tokens[bestStart].range.lowerBound
     for index in bestStart..<end {
       let token = tokens[index]
-      snippet += String(scalars[cursor..<token.range.lowerBound])
-      snippet +=
-        matched[index].isEmpty
-        ? String(scalars[token.range])
-        : String(Self.matchStart) + String(scalars[token.range]) + String(Self.matchEnd)
+      snippet += plain(cursor..<token.range.lowerBound)
+      let word = plain(token.range)
+      snippet += matched[index].isEmpty ? word : String(Self.matchStart) + word + String(Self.matchEnd)
       cursor = token.range.upperBound
     }
     if end < tokens.count {
       snippet += "…"
     } else {
-      snippet += String(scalars[cursor...])
+      snippet += plain(cursor..<scalars.endIndex)
     }
     return Match(
       distinctWords: distinct, occurrences: hits.count,

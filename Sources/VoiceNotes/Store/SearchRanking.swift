@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// The full-text ranking function: BM25's term-frequency part with per-column weights, registered
 /// on each connection as `note_rank(note_search, weight...)`.
@@ -11,6 +12,11 @@ enum SearchRanking {
   /// The SQL name of the function.
   static let functionName = "note_rank"
 
+  /// The pointer type FTS5 hands its API under. SQLite keeps this C string and compares it while
+  /// the statement runs, so it must outlive the call that binds it (SQLite asks for a static
+  /// string); a Swift string literal passed directly is a temporary copy, freed when the bind returns.
+  private nonisolated(unsafe) static let apiPointerType = UnsafePointer<CChar>(strdup("fts5_api_ptr")!)
+
   /// Makes `note_rank` available on `connection`; returns false if FTS5 is missing.
   static func register(on connection: OpaquePointer) -> Bool {
     var statement: OpaquePointer?
@@ -18,7 +24,7 @@ enum SearchRanking {
     defer { sqlite3_finalize(statement) }
     var api: UnsafeMutablePointer<fts5_api>?
     withUnsafeMutablePointer(to: &api) { pointer in
-      _ = sqlite3_bind_pointer(statement, 1, pointer, "fts5_api_ptr", nil)
+      _ = sqlite3_bind_pointer(statement, 1, pointer, apiPointerType, nil)
       _ = sqlite3_step(statement)
     }
     guard let api, let create = api.pointee.xCreateFunction else { return false }

@@ -47,16 +47,19 @@ public struct SearchResult: Sendable, Equatable, Identifiable {
 
   /// Splits text marked with ``SearchHighlighter``'s private markers into runs.
   static func runs(ofMarked marked: String) -> [SnippetRun] {
+    // By scalar: a marker followed by a combining mark (a word may start with one) is one Character.
+    let start = SearchHighlighter.matchStart.unicodeScalars.first
+    let end = SearchHighlighter.matchEnd.unicodeScalars.first
     var runs: [SnippetRun] = []
     var current = ""
     var inMatch = false
-    for character in marked {
-      if character == SearchHighlighter.matchStart || character == SearchHighlighter.matchEnd {
+    for scalar in marked.unicodeScalars {
+      if scalar == start || scalar == end {
         if !current.isEmpty { runs.append(SnippetRun(text: current, isMatch: inMatch)) }
         current = ""
-        inMatch = character == SearchHighlighter.matchStart
+        inMatch = scalar == start
       } else {
-        current.append(character)
+        current.unicodeScalars.append(scalar)
       }
     }
     if !current.isEmpty { runs.append(SnippetRun(text: current, isMatch: inMatch)) }

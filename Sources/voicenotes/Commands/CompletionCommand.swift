@@ -1,3 +1,5 @@
+import CommandLineParsing
+
 /// `voicenotes completion`: the shell completion script for bash, zsh or fish.
 struct CompletionCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -1,3 +1,4 @@
+import CommandLineParsing
 import LanguageModels
 import SpeechRecognition
 

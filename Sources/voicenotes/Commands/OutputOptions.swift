@@ -1,3 +1,4 @@
+import CommandLineParsing
 import Foundation
 
 /// The output options several commands share, declared once so they read and behave the same

@@ -1,3 +1,4 @@
+import CommandLineParsing
 import Foundation
 
 /// Finds the command the arguments select, parses its input, runs it and returns an

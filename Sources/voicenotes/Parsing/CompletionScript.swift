@@ -1,3 +1,5 @@
+import CommandLineParsing
+
 /// Shell completion scripts for bash, zsh and fish, generated from the commands' declarations so
 /// they always offer exactly the subcommands, options and option values the parser accepts.
 struct CompletionScript {

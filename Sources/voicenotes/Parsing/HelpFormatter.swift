@@ -1,3 +1,5 @@
+import CommandLineParsing
+
 /// Renders a command's help from its configuration, in the layout of swift-argument-parser, with
 /// the examples, exit statuses and (for the program itself) environment that man pages give.
 enum HelpFormatter {

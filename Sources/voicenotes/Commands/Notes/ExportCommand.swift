@@ -1,4 +1,5 @@
 import AudioIO
+import CommandLineParsing
 import Foundation
 import VoiceNotes
 

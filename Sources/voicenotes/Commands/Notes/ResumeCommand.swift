@@ -1,3 +1,4 @@
+import CommandLineParsing
 import Foundation
 import VoiceNotes
 

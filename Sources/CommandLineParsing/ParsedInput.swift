@@ -2,30 +2,31 @@
 ///
 /// Commands read their input through the declarations they list in their configuration
 /// (``Flag`` and ``Option``), never by a name spelled out again.
-struct ParsedInput: Sendable {
+public struct ParsedInput: Sendable {
   /// The words that led to this command, for messages (`voicenotes models install`).
-  var commandPath: String
+  public var commandPath: String
   /// Positional arguments, in order.
-  var positionals: [String] = []
+  public var positionals: [String] = []
   private var values: [String: [String]] = [:]
   private var flags: Set<String> = []
   private var declared: Set<String> = []
 
-  init(commandPath: String) { self.commandPath = commandPath }
+  /// Input with nothing parsed yet, for the command reached by `commandPath`.
+  public init(commandPath: String) { self.commandPath = commandPath }
 
   /// Whether `flag` was given.
-  func isSet(_ flag: Flag) -> Bool {
+  public func isSet(_ flag: Flag) -> Bool {
     checkDeclared(flag.spec)
     return flags.contains(flag.spec.name)
   }
 
   /// The last value given for `option`, converted; nil when it was not given.
-  func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
+  public func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
     try allValues(option).last
   }
 
   /// Every value given for `option`, in order, converted.
-  func allValues<Value>(_ option: Option<Value>) throws(UsageError) -> [Value] {
+  public func allValues<Value>(_ option: Option<Value>) throws(UsageError) -> [Value] {
     checkDeclared(option.spec)
     var converted: [Value] = []
     for text in values[option.spec.name] ?? [] {
@@ -39,14 +40,16 @@ struct ParsedInput: Sendable {
   }
 
   /// A usage error about this command.
-  func error(_ message: String) -> UsageError { UsageError(message: message, commandPath: commandPath) }
+  public func error(_ message: String) -> UsageError { UsageError(message: message, commandPath: commandPath) }
 
   private func checkDeclared(_ spec: OptionSpec) {
     precondition(declared.contains(spec.name), "\(commandPath) reads --\(spec.name) without declaring it")
   }
 
-  /// Parses `arguments` against `configuration`.
-  static func parse(_ arguments: [String], for configuration: CommandConfiguration, commandPath: String)
+  /// Parses `arguments` against `configuration`: long options (`--name value`, `--name=value`),
+  /// one-letter aliases, flags, `--` before positionals only; throws ``UsageError`` for input the
+  /// configuration does not accept.
+  public static func parse(_ arguments: [String], for configuration: CommandConfiguration, commandPath: String)
     throws(UsageError) -> ParsedInput
   {
     var input = ParsedInput(commandPath: commandPath)

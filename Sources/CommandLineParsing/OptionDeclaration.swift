@@ -1,5 +1,5 @@
 /// A declared flag or option: ``Flag`` or ``Option``.
-protocol OptionDeclaration: Sendable {
+public protocol OptionDeclaration: Sendable {
   /// The declaration shown in help and matched by the parser.
   var spec: OptionSpec { get }
 }

@@ -2,7 +2,7 @@
 ///
 /// The shape follows swift-argument-parser: the configuration is a static value, all input checks
 /// happen in `init` (so `run` starts with valid input), and errors map to one exit code.
-protocol ParsableCommand: Sendable {
+public protocol ParsableCommand: Sendable {
   /// The command's name, arguments, options and help.
   static var configuration: CommandConfiguration { get }
   /// Builds the command from parsed input, throwing ``UsageError`` for invalid input.
