@@ -153,7 +153,9 @@ public actor NotePipeline {
     defer { lock.release() }
     // Read again under the lock: another process may have done some or all of the work meanwhile,
     // and working from the older copy would do it twice and save an older state over the newer.
-    guard let current = try await store.note(id: note.id) else { throw PipelineError.deletedWhileProcessing(id: note.id) }
+    guard let current = try await store.note(id: note.id) else {
+      throw PipelineError.deletedWhileProcessing(id: note.id)
+    }
     return try await processHoldingLock(current, progress: progress)
   }
 
