@@ -101,6 +101,11 @@ final class FFmpegDecoder {
   func decode(to format: AudioFormat) throws(AudioIOError) -> AudioBuffer {
     guard let formatContext, let codecContext else { throw .corrupt(path: path, detail: "not open") }
     let resampler = try makeResampler(to: format)
+    // What the resampler was made for: a damaged stream can change its channels, rate or sample
+    // format midway (MPEG frames do), and converting such a frame read planes it does not have.
+    let channels = codecContext.pointee.ch_layout.nb_channels
+    let rate = codecContext.pointee.sample_rate
+    let sampleFormat = codecContext.pointee.sample_fmt.rawValue
     defer {
       var pointer: OpaquePointer? = resampler
       swr_free(&pointer)
@@ -134,7 +139,13 @@ final class FFmpegDecoder {
           lastError = status
           return
         }
-        Self.convert(frame: frame, with: resampler, format: format, into: &samples)
+        if frame.pointee.ch_layout.nb_channels == channels, frame.pointee.sample_rate == rate,
+          frame.pointee.format == sampleFormat
+        {
+          Self.convert(frame: frame, with: resampler, format: format, into: &samples)
+        } else {
+          decodeErrors += 1
+        }
         av_frame_unref(frame)
       }
     }

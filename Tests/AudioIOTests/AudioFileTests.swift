@@ -146,4 +146,17 @@ struct AudioFileTests {
     let samples = try? audio.read().samples.count
     #expect((samples ?? 0) < 16_000 * 60, "\(samples ?? 0) samples from 2 kB")
   }
+
+  /// Found by fuzzing (Fuzz/Corpus/AudioFile/layout-change, after its first byte): an MPEG stream
+  /// whose frames change from stereo to mono made the resampler, made for stereo, read a missing
+  /// plane (a segmentation fault in libswresample).
+  @Test("a stream whose frames change shape midway decodes without crashing")
+  func framesChangingShape() throws {
+    let folder = Fixtures.temporaryFolder("shape")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = try Data(contentsOf: Fixtures.root.appendingPathComponent("Fuzz/Corpus/AudioFile/layout-change"))
+    let file = folder.appendingPathComponent("damaged.mp3")
+    try input.dropFirst().write(to: file)
+    _ = try? AudioFile(forReading: file).read()
+  }
 }
