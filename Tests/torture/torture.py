@@ -985,16 +985,20 @@ def fsize_limit(limit):
 
 
 def check_one_line(h, where, stderr, code, situation, expect_words):
-    lines = [line for line in stderr.strip().splitlines() if line.strip()]
-    message = lines[-1] if lines else ""
+    # Progress lines come first; what counts is the error: one line for each thing that failed,
+    # the first of them saying why (a closing "N note(s) could not be finished" may follow).
+    lines = [line for line in stderr.strip().splitlines() if line.startswith("voicenotes: error:")]
+    summary = re.compile(r"could not be finished|file\(s\) failed|files failed")
+    causes = [line for line in lines if not summary.search(line)] or lines
+    message = causes[0] if causes else ""
     h.report.message(situation, stderr.strip() or "(nothing)")
     if code == 0:
         h.report.fail(where, "a write that cannot be done exits non-zero", f"exit 0; stderr {stderr.strip()!r}")
         return
     if code < 0:
         h.report.fail(where, "the program fails cleanly, not by a signal", f"killed by signal {-code}")
-    if len(lines) != 1:
-        h.report.fail(where, "the failure is one line", f"{len(lines)} lines: {stderr.strip()[:300]!r}")
+    if len(causes) != 1:
+        h.report.fail(where, "the failure is one line", f"{len(causes)} error lines: {stderr.strip()[-300:]!r}")
     if UNCLEAR_MESSAGE.search(message) or not re.search(expect_words, message, re.I):
         h.report.add("unclear messages")
         h.report.fail(where, "the message says what happened in words", repr(message))
