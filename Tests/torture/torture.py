@@ -7,6 +7,7 @@ is started in its own process group and killed on exit; the only network traffic
 """
 
 import argparse
+import collections
 import atexit
 import fcntl
 import glob
@@ -616,13 +617,15 @@ class KillTrials:
                           f"began ({phase}; response {response.get('status', 'none')})")
         else:
             raise ValueError(kind)
-        if "had exited" in detail or "had finished" in detail:
-            self.report.add(f"kill moments after the exit (no kill): {kind}")
-        else:
+        killed = not ("had exited" in detail or "had finished" in detail)
+        if killed:
             self.report.add(f"kills: {kind}")
             self.report.add("kills")
+        else:
+            self.report.add(f"kill moments after the exit (no kill): {kind}")
         print(f"[{number}/{total}] {kind}: {detail}", flush=True)
         self.after_kill(number, kind, acknowledged, command)
+        return killed
 
     def upload(self, port, clip, response):
         try:
@@ -828,11 +831,24 @@ class KillTrials:
         rng = random.Random(self.h.options.seed)
         kinds = [KINDS[i % len(KINDS)] for i in range(kills)]
         rng.shuffle(kinds)
-        for index, kind in enumerate(kinds, start=1):
+        # Trials go on until `kills` processes were really killed: a kill moment that came after
+        # the process had finished is drawn again for the same kind (at most as many trials again).
+        pending = collections.deque(kinds)
+        killed = 0
+        index = 0
+        while pending and index < 2 * kills:
+            index += 1
+            kind = pending.popleft()
             self.report.add("trials")
-            self.trial(index, kills, kind)
-            if index % self.h.options.resume_every == 0 or index == kills:
+            if self.trial(index, kills, kind):
+                killed += 1
+            else:
+                pending.appendleft(kind)
+            if index % self.h.options.resume_every == 0 or not pending:
                 self.finish(f"resume after trial {index}")
+        if pending:
+            self.finish(f"resume after trial {index}")
+            self.report.fail("kills", f"{kills} processes killed", f"{killed} killed in {index} trials")
         notes, _ = self.h.list_notes(self.library)
         self.report.add("notes", len(notes or []))
         for note_id, (kind, _, _) in self.tracker.acknowledged.items():
