@@ -12,9 +12,6 @@ public enum FileSystemFailure {
     if let code = posixCode(of: error) { return String(cString: strerror(code)) }
     let nsError = error as NSError
     guard nsError.domain == NSCocoaErrorDomain else { return error.localizedDescription }
-    if let path = nsError.userInfo[NSFilePathErrorKey] as? String, let code = pathProblem(path) {
-      return String(cString: strerror(code))
-    }
     return cocoaReasons[nsError.code] ?? "the file operation failed (Foundation error \(nsError.code))"
   }
 
@@ -31,20 +28,6 @@ public enum FileSystemFailure {
       if nsError.domain == NSPOSIXErrorDomain, nsError.code > 0 { return Int32(nsError.code) }
       // Foundation on Linux keeps the underlying error as a Swift error, not an NSError.
       current = (nsError.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
-    }
-    return nil
-  }
-
-  /// What is wrong with the folders above `path`, when Foundation did not say: one of them is a
-  /// file (`ENOTDIR`) or does not exist (`ENOENT`).
-  private static func pathProblem(_ path: String) -> Int32? {
-    var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-    while folder.path != "/" {
-      var isFolder: ObjCBool = false
-      if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
-        return isFolder.boolValue ? nil : ENOTDIR
-      }
-      folder = folder.deletingLastPathComponent()
     }
     return nil
   }

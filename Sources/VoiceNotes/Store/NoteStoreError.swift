@@ -73,21 +73,28 @@ public enum NoteStoreError: Error, LocalizedError, Equatable, Sendable {
   /// Whether the store failed because the disk (or the file size limit) left no room.
   public var isOutOfSpace: Bool {
     guard case .sqlite(let code, _, _, _, let systemError) = self else { return false }
-    return code & 0xFF == 13 || [ENOSPC, EDQUOT, EFBIG].contains(systemError)
+    return [ENOSPC, EDQUOT, EFBIG].contains(Self.cause(code: code, systemError: systemError))
   }
 
   /// Whether the store failed because the library may only be read.
   public var isReadOnly: Bool {
     guard case .sqlite(let code, _, _, _, let systemError) = self else { return false }
-    return code & 0xFF == 8 || [EROFS, EACCES, EPERM].contains(systemError)
+    return code & 0xFF == 8 || [EROFS, EACCES, EPERM].contains(Self.cause(code: code, systemError: systemError))
+  }
+
+  /// The system's `errno` behind a failure: the one SQLite recorded, or `ENOSPC` for SQLite's own
+  /// "database or disk is full" (which comes without one); 0 when there is none.
+  private static func cause(code: Int32, systemError: Int32) -> Int32 {
+    systemError != 0 ? systemError : (code & 0xFF == 13 ? ENOSPC : 0)
   }
 
   /// SQLite's failure in words, named by its cause when the system said what it was.
   private static func describe(code: Int32, message: String, path: String, operation: String, systemError: Int32)
     -> String
   {
-    let cause = String(cString: strerror(systemError == 0 && code & 0xFF == 13 ? ENOSPC : systemError))
-    switch systemError == 0 && code & 0xFF == 13 ? ENOSPC : systemError {
+    let number = Self.cause(code: code, systemError: systemError)
+    let cause = String(cString: strerror(number))
+    switch number {
     case ENOSPC, EDQUOT:
       return "\(path): \(operation) failed: the disk is full (\(cause)); free some space and try again "
         + "(nothing already saved is lost)"
