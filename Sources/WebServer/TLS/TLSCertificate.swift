@@ -1,4 +1,5 @@
 import Foundation
+import ModelSupport
 
 /// A certificate and private key in PEM, for serving HTTPS beyond loopback (browsers allow the
 /// microphone only on localhost or a secure origin, so a phone on the network needs HTTPS).
@@ -52,11 +53,11 @@ public struct TLSCertificate: Sendable {
       throw TLSCertificateError.cannotCreate(detail: "openssl exited with status \(process.terminationStatus)")
     }
     chmod(partialKey.path, 0o600)
-    _ = try? FileManager.default.replaceItemAt(key, withItemAt: partialKey)
-    if !FileManager.default.fileExists(atPath: key.path) { try? FileManager.default.moveItem(at: partialKey, to: key) }
-    _ = try? FileManager.default.replaceItemAt(certificate, withItemAt: partialCertificate)
-    if !FileManager.default.fileExists(atPath: certificate.path) {
-      try? FileManager.default.moveItem(at: partialCertificate, to: certificate)
+    do {
+      try FileReplacement.move(partialKey, over: key)
+      try FileReplacement.move(partialCertificate, over: certificate)
+    } catch {
+      throw TLSCertificateError.cannotCreate(detail: error.localizedDescription)
     }
     return try load(certificate: certificate, key: key)
   }
