@@ -77,7 +77,8 @@ let package = Package(
     .target(name: "VoiceNotes", dependencies: ["AudioIO", "SpeechRecognition", "LanguageModels", "CSQLite"]),
     // The web app: HTTP over libmicrohttpd, the JSON API and the page's files (HTML, CSS, JS).
     .target(
-      name: "WebServer", dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "ModelSupport", "AudioIO", "CMicroHTTPD"],
+      name: "WebServer",
+      dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "ModelSupport", "AudioIO", "CMicroHTTPD"],
       resources: [.copy("Resources/web")]),
     // The command line's declarations and parser (options, flags, arguments), apart from any command.
     .target(name: "CommandLineParsing"),
