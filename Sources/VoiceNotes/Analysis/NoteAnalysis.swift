@@ -11,18 +11,22 @@ public struct NoteAnalysis: Sendable, Equatable {
   public var title: String
 
   /// The note in a sentence or two.
-  @Guide(description: "The note in one or two sentences of your own, using only facts it states")
+  @Guide(
+    description: "The note in one or two sentences of your own, using only facts it states",
+    .pattern(NoteAnalysis.summaryPattern))
   public var summary: String
 
   /// Topics of the note.
-  @Guide(description: "Topics of the note, one or two words each", .count(1...5))
+  @Guide(
+    description: "Topics of the note, one or two words each", .count(1...5),
+    .element(.pattern(NoteAnalysis.tagPattern)))
   public var tags: [String]
 
   /// People the note names.
   @Guide(
     description:
       "Every person the note calls by name, spelled as in the transcript; not the speaker, not roles; empty if none",
-    .maximumCount(12))
+    .maximumCount(12), .element(.pattern(NoteAnalysis.namePattern)))
   public var people: [String]
 
   /// Tasks the note mentions.
@@ -33,6 +37,20 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// decoding, so a title is never a single word or a copied paragraph. Quotes and backslashes
   /// are left out, which keeps the JSON simple.
   public static let titlePattern = #"^[^ "\\\n]{1,16}( [^ "\\\n]{1,16}){2,7}$"#
+
+  /// At most 600 characters on one line. Every free text has such a bound, enforced while
+  /// decoding: a small model that falls into a loop inside a string ("#/#/####...") has to close
+  /// it and go on, instead of spending the whole response budget on it.
+  public static let summaryPattern = #"^[^"\\\n]{1,600}$"#
+
+  /// A tag: at most 40 characters.
+  public static let tagPattern = #"^[^"\\\n]{1,40}$"#
+
+  /// A person's name: at most 60 characters.
+  public static let namePattern = #"^[^"\\\n]{1,60}$"#
+
+  /// A task: at most 200 characters.
+  public static let taskPattern = #"^[^"\\\n]{1,200}$"#
 
   /// Creates an analysis; the model creates them through the generated initialiser.
   public init(title: String, summary: String, tags: [String], people: [String], actionItems: [AnalyzedActionItem]) {
@@ -48,13 +66,15 @@ public struct NoteAnalysis: Sendable, Equatable {
 @Generable(description: "A task mentioned in a voice note")
 public struct AnalyzedActionItem: Sendable, Equatable {
   /// What to do.
-  @Guide(description: "The task as a short imperative sentence that starts with a verb")
+  @Guide(
+    description: "The task as a short imperative sentence that starts with a verb",
+    .pattern(NoteAnalysis.taskPattern))
   public var task: String
 
   /// People the note names.
   @Guide(
     description: "Names of the people the task involves, as written in the note; not roles like 'the caterer'",
-    .maximumCount(6))
+    .maximumCount(6), .element(.pattern(NoteAnalysis.namePattern)))
   public var people: [String]
 
   /// Whether the note says it is done.

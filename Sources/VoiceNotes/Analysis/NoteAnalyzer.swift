@@ -286,6 +286,6 @@ struct CombinedSummary {
   @Guide(description: "A title for the note, three to eight words", .pattern(NoteAnalysis.titlePattern))
   var title: String
 
-  @Guide(description: "A summary of the whole note in two or three sentences")
+  @Guide(description: "A summary of the whole note in two or three sentences", .pattern(NoteAnalysis.summaryPattern))
   var summary: String
 }

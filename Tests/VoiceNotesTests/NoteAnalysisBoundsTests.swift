@@ -1,0 +1,49 @@
+import Foundation
+import LanguageModels
+import Testing
+
+@testable import VoiceNotes
+
+/// Every text the model writes into an analysis has a length bound that decoding enforces, so a
+/// model that loops inside a string still finishes its answer within the response budget.
+@Suite("Bounded analysis texts")
+struct NoteAnalysisBoundsTests {
+  @Test("every string in the analysis schema, in arrays and nested items too, has a bounded pattern")
+  func everyStringIsBounded() throws {
+    let schema = try JSONSerialization.jsonObject(with: Data(NoteAnalysis.generationSchema.jsonSchema().utf8))
+    var unbounded: [String] = []
+    var strings = 0
+    func visit(_ node: Any, path: String) {
+      if let array = node as? [Any] {
+        for (index, element) in array.enumerated() { visit(element, path: "\(path)[\(index)]") }
+        return
+      }
+      guard let object = node as? [String: Any] else { return }
+      if object["type"] as? String == "string", object["enum"] == nil, object["const"] == nil {
+        strings += 1
+        let pattern = object["pattern"] as? String ?? ""
+        // A bounded pattern ends in a counted repetition and has no open-ended one.
+        let bounded = pattern.hasSuffix("}$") && !pattern.contains("*") && !pattern.contains("+")
+        if !bounded { unbounded.append("\(path): \(pattern.isEmpty ? "no pattern" : pattern)") }
+      }
+      for (key, value) in object { visit(value, path: "\(path)/\(key)") }
+    }
+    visit(schema, path: "")
+    #expect(strings == 6, "title, summary, tags, people, task, task people")
+    #expect(unbounded.isEmpty, "\(unbounded)")
+  }
+
+  @Test("a tiny model's greedy answer ends within the budget; its loop inside a string is cut at the bound")
+  func loopingModelFinishes() async throws {
+    // smollm-135m, greedy, on this line wrote "#/#/####..." as a task until the budget ran out.
+    let session = LanguageModelSession(
+      model: SystemLanguageModel(weights: .tiny), instructions: NoteAnalyzer.instructions)
+    let response = try await session.respond(
+      to: "Analyse this voice note transcript:\n\nHe was not an old-sposed young man.", generating: NoteAnalysis.self,
+      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 700))
+    let analysis = response.content
+    #expect(analysis.summary.count <= 600)
+    #expect(analysis.tags.allSatisfy { $0.count <= 40 } && analysis.people.allSatisfy { $0.count <= 60 })
+    #expect(analysis.actionItems.allSatisfy { $0.task.count <= 200 }, "\(analysis.actionItems.map(\.task))")
+  }
+}
