@@ -12,6 +12,15 @@ struct NoteAnalyzerCleanupTests {
       actionItems: tasks.map { AnalyzedActionItem(isCompleted: false, task: $0.0, people: $0.1) })
   }
 
+  @Test("tags come out lowercase, each once, and an analysis has at least one")
+  func tagsAreLowercase() {
+    var note = analysis(people: [], tasks: [])
+    note.tags = ["River", "river ", "Émile's Café", "  "]
+    #expect(NoteAnalyzer.cleaned(note, transcript: walk).tags == ["river", "émile's café"])
+    note.tags = [" "]
+    #expect(NoteAnalyzer.cleaned(note, transcript: walk).tags == ["note"])
+  }
+
   @Test("people not named in the transcript, and relations without a name, are dropped")
   func peopleMustBeNamed() {
     let cleaned = NoteAnalyzer.cleaned(

@@ -18,7 +18,7 @@ public struct NoteAnalysis: Sendable, Equatable {
 
   /// Topics of the note.
   @Guide(
-    description: "Topics of the note, one or two words each", .count(1...5),
+    description: "Topics of the note, one or two lowercase words each", .count(1...5),
     .element(.pattern(NoteAnalysis.tagPattern)))
   public var tags: [String]
 
@@ -43,8 +43,9 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// it and go on, instead of spending the whole response budget on it.
   public static let summaryPattern = #"^[^"\\\n]{1,600}$"#
 
-  /// A tag: at most 40 characters.
-  public static let tagPattern = #"^[^"\\\n]{1,40}$"#
+  /// A tag: lowercase (no capital letter A to Z; the app lowercases the rest), at most 40
+  /// characters.
+  public static let tagPattern = #"^[^A-Z"\\\n]{1,40}$"#
 
   /// A person's name: at most 60 characters.
   public static let namePattern = #"^[^"\\\n]{1,60}$"#

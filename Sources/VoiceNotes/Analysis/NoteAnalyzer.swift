@@ -108,7 +108,7 @@ public struct NoteAnalyzer: Sendable {
   }
 
   /// Drops what the transcript does not support: people whose names it never mentions, empty
-  /// tasks, duplicates.
+  /// tasks, duplicates. Tags come out lowercase, each once.
   static func cleaned(_ analysis: NoteAnalysis, transcript: String) -> NoteAnalysis {
     var result = analysis
     var seen = Set<String>()
@@ -123,7 +123,8 @@ public struct NoteAnalyzer: Sendable {
     // Someone a task involves is someone the note names, even when the model left them out of
     // the note's people.
     result.people = people(analysis.people + result.actionItems.flatMap(\.people), names: names)
-    result.tags = unique(analysis.tags.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    result.tags = unique(
+      analysis.tags.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
     if result.tags.isEmpty { result.tags = ["note"] }
     return result
   }
