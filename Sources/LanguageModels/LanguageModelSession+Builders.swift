@@ -44,19 +44,6 @@ extension LanguageModelSession {
     streamResponse(to: try prompt(), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
   }
 
-  /// Streams an answer that follows `schema`: each snapshot is the content generated so far.
-  public func streamResponse(
-    to prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
-    options: GenerationOptions = GenerationOptions()
-  ) -> ResponseStream<GeneratedContent> {
-    ResponseStream { continuation in
-      let raw = try await self.respond(
-        to: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
-      continuation.yield(.init(content: raw.content, rawContent: raw.content))
-      return raw
-    }
-  }
-
   /// Streams an answer to `prompt` that follows `schema`.
   public func streamResponse(
     to prompt: String, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,

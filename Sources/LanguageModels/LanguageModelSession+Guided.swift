@@ -69,33 +69,42 @@ extension LanguageModelSession {
     options: GenerationOptions = GenerationOptions()
   ) -> ResponseStream<Content> where Content.PartiallyGenerated: Sendable {
     ResponseStream { continuation in
-      let schema = Content.generationSchema
-      let grammar = try SchemaGrammar(schema)
-      let id = GenerationID()
-      let tokens = Mutex(0)
-      let turn = try await self.run(
-        prompt: prompt, grammar: grammar.text, schemaText: includeSchemaInPrompt ? schema.promptDescription() : nil,
+      let streamed = try await self.streamStructured(
+        prompt: prompt, schema: Content.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt,
         options: options
-      ) { text in
-        let count = tokens.withLock { count in
-          count += 1
-          return count
-        }
-        let partial = GeneratedContent(partialJSON: text, id: id)
+      ) { partial, tokenCount in
         if let snapshot = try? Content.PartiallyGenerated(partial) {
-          continuation.yield(.init(content: snapshot, rawContent: partial, tokenCount: count))
+          continuation.yield(.init(content: snapshot, rawContent: partial, tokenCount: tokenCount))
         }
       }
-      let content = try Self.decode(turn)
       let value: Content
       do {
-        value = try Content(content)
+        value = try Content(streamed.content)
       } catch {
         throw GenerationError.decodingFailure(.init(debugDescription: "\(Content.self): \(error)"))
       }
       continuation.yield(
-        .init(content: value.asPartiallyGenerated(), rawContent: content, tokenCount: tokens.withLock { $0 }))
-      return Response(content: value, rawContent: content, transcriptEntries: turn.entries)
+        .init(content: value.asPartiallyGenerated(), rawContent: streamed.content, tokenCount: streamed.tokenCount))
+      return Response(content: value, rawContent: streamed.content, transcriptEntries: streamed.turn.entries)
+    }
+  }
+
+  /// Streams an answer that follows `schema` (for schemas built at run time): each snapshot is the
+  /// content generated so far, with properties appearing in order as the model writes them, and
+  /// the last is the whole, complete content.
+  public func streamResponse(
+    to prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
+    options: GenerationOptions = GenerationOptions()
+  ) -> ResponseStream<GeneratedContent> {
+    ResponseStream { continuation in
+      let streamed = try await self.streamStructured(
+        prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options
+      ) { partial, tokenCount in
+        continuation.yield(.init(content: partial, rawContent: partial, tokenCount: tokenCount))
+      }
+      continuation.yield(
+        .init(content: streamed.content, rawContent: streamed.content, tokenCount: streamed.tokenCount))
+      return Response(content: streamed.content, rawContent: streamed.content, transcriptEntries: streamed.turn.entries)
     }
   }
 
@@ -105,6 +114,32 @@ extension LanguageModelSession {
     options: GenerationOptions = GenerationOptions()
   ) -> ResponseStream<Content> where Content.PartiallyGenerated: Sendable {
     streamResponse(to: Prompt(prompt), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
+  }
+
+  /// Runs one turn constrained to `schema` for a stream: after each token, `onSnapshot` gets the
+  /// content parsed from the JSON written so far (incomplete, with one identifier for the whole
+  /// response) and the number of tokens so far. Returns the turn, its complete content (with the
+  /// same identifier) and the token count.
+  private func streamStructured(
+    prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool, options: GenerationOptions,
+    onSnapshot: @escaping @Sendable (GeneratedContent, Int) -> Void
+  ) async throws -> (turn: Turn, content: GeneratedContent, tokenCount: Int) {
+    let grammar = try SchemaGrammar(schema)
+    let id = GenerationID()
+    let tokens = Mutex(0)
+    let turn = try await run(
+      prompt: prompt, grammar: grammar.text, schemaText: includeSchemaInPrompt ? schema.promptDescription() : nil,
+      options: options
+    ) { text in
+      let count = tokens.withLock { count in
+        count += 1
+        return count
+      }
+      onSnapshot(GeneratedContent(partialJSON: text, id: id), count)
+    }
+    var content = try Self.decode(turn)
+    content.id = id
+    return (turn, content, tokens.withLock { $0 })
   }
 
   private static func decode(_ turn: Turn) throws -> GeneratedContent {

@@ -2,7 +2,8 @@ import AudioIO
 
 /// One buffer of audio for a ``SpeechAnalyzer`` reading live input, such as a microphone.
 ///
-/// Give the analyzer an `AsyncStream` of these with ``SpeechAnalyzer/start(inputSequence:)``.
+/// Give the analyzer an `AsyncStream` of these (or any async sequence of them, throwing or not)
+/// with ``SpeechAnalyzer/start(inputSequence:)``.
 /// Buffers may come in any format (they are converted to the analyzer's 16 kHz mono); a buffer
 /// without a start time follows the one before it.
 ///

@@ -87,13 +87,16 @@ public actor SpeechAnalyzer {
 
   /// An analyzer that starts on `inputSequence` at once, as Apple's convenience initializer does.
   ///
+  /// The sequence may be of any kind, throwing or not (an `AsyncStream`, an
+  /// `AsyncThrowingStream`, ...); see ``start(inputSequence:)`` for what an error it throws does.
+  ///
   /// - Parameter volatileRangeChangedHandler: accepted for compatibility; never called.
   /// - Throws: what ``setContext(_:)`` and ``start(inputSequence:)`` throw.
-  public init(
-    inputSequence: some AsyncSequence<AnalyzerInput, Never> & Sendable, modules: [any SpeechModule],
+  public init<InputSequence: AsyncSequence & Sendable>(
+    inputSequence: InputSequence, modules: [any SpeechModule],
     options: Options? = nil, analysisContext: AnalysisContext = AnalysisContext(),
     volatileRangeChangedHandler: (@Sendable (CMTimeRange, Bool, Bool) -> Void)? = nil
-  ) async throws {
+  ) async throws where InputSequence.Element == AnalyzerInput {
     self.init(modules: modules, options: options)
     try await setContext(analysisContext)
     try await start(inputSequence: inputSequence)
@@ -166,11 +169,19 @@ public actor SpeechAnalyzer {
   /// the buffer before. The modules publish results while the input arrives; when it ends, call
   /// ``finalizeAndFinishThroughEndOfInput()`` for the last final results.
   ///
+  /// The sequence may be of any kind, throwing or not (an `AsyncStream`, an
+  /// `AsyncThrowingStream`, a sequence of your own), as with Apple's analyzer. An error the
+  /// sequence throws ends the analysis with that error, as any analysis error does: every
+  /// module's result stream throws it, and ``analyzeSequence(_:)`` and
+  /// ``finalizeAndFinishThroughEndOfInput()`` rethrow it. (Apple documents that an analysis error
+  /// is thrown from every module's results, but not what an input sequence's error does.)
+  ///
   /// - Throws: ``SpeechTranscriptionError`` when a module cannot run (a model or the
   ///   voice-activity model is missing, a locale unsupported); the modules' result streams end
   ///   with the same error. A buffer that cannot be converted ends the analysis and the streams
   ///   with `AudioIOError.unsupportedFormat`.
-  public func start(inputSequence: some AsyncSequence<AnalyzerInput, Never> & Sendable) async throws {
+  public func start<InputSequence: AsyncSequence & Sendable>(inputSequence: InputSequence) async throws
+  where InputSequence.Element == AnalyzerInput {
     guard analysis == nil, !isFinished else {
       throw SpeechTranscriptionError.invalidState("start was called on an analyzer that already has input")
     }
@@ -199,7 +210,7 @@ public actor SpeechAnalyzer {
       var feed = LiveAnalysis(detector: detector, modules: analyses)
       defer { consumed.state.withLock { $0.ended = true } }
       do {
-        for await input in inputSequence {
+        for try await input in inputSequence {
           if abort.isSet { break }
           try await feed.consume(input)
           consumed.state.withLock {
@@ -218,9 +229,12 @@ public actor SpeechAnalyzer {
   /// Analyzes the buffers of `inputSequence` until it ends and returns the time just after its
   /// last sample. The results stay open: ``finalizeAndFinishThroughEndOfInput()`` publishes the
   /// last final results and ends them.
+  ///
+  /// - Throws: what ``start(inputSequence:)`` throws, and an error the sequence throws (which
+  ///   also ends the modules' result streams).
   @discardableResult
-  public func analyzeSequence(_ inputSequence: some AsyncSequence<AnalyzerInput, Never> & Sendable) async throws
-    -> CMTime?
+  public func analyzeSequence<InputSequence: AsyncSequence & Sendable>(_ inputSequence: InputSequence) async throws
+    -> CMTime? where InputSequence.Element == AnalyzerInput
   {
     try await start(inputSequence: inputSequence)
     return try await analysis?.value
@@ -274,9 +288,12 @@ public actor SpeechAnalyzer {
   }
 
   /// Publishes final results through `time` without waiting for a pause, and returns once they
-  /// are published; the analysis goes on with the input that follows. A nil `time`, or one
-  /// beyond the input received so far, means all the input received so far. For a file, returns
-  /// once every module has published its results up to `time` (or the file is done).
+  /// are published; the analysis goes on with the input that follows.
+  ///
+  /// A nil `time` means all the input received so far. With an input sequence, a `time` beyond
+  /// the input received so far waits, as Apple's analyzer does, until input through that time
+  /// has arrived, or until the sequence ends (then all of its input is finalized). For a file,
+  /// returns once every module has published its results up to `time` (or the file is done).
   public func finalize(through time: CMTime?) async throws {
     if liveAnalyses.isEmpty {
       guard let time, let analysis else {

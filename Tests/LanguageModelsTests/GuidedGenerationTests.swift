@@ -108,6 +108,49 @@ struct GuidedGenerationTests {
     }
   }
 
+  @Test("a run-time schema streams snapshots that grow property by property and end with the response")
+  func streamingRuntimeSchema() async throws {
+    let colour = DynamicGenerationSchema(name: "Colour", anyOf: ["red", "green", "blue"])
+    let parcel = DynamicGenerationSchema(
+      name: "Parcel", description: "A parcel in a warehouse",
+      properties: [
+        .init(name: "label", description: "What is written on it", schema: .init(type: String.self)),
+        .init(name: "colour", schema: .init(referenceTo: "Colour")),
+        .init(name: "priority", schema: .init(type: Int.self, guides: [.range(1...5)])),
+        .init(
+          name: "tags", schema: .init(arrayOf: .init(type: String.self), minimumElements: 1, maximumElements: 3)),
+      ])
+    let schema = try GenerationSchema(root: parcel, dependencies: [colour])
+    let stream = LanguageModelSession(model: Self.tiny).streamResponse(
+      to: "Describe a parcel.", schema: schema,
+      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 300))
+    var snapshots: [LanguageModelSession.ResponseStream<GeneratedContent>.Snapshot] = []
+    for try await snapshot in stream { snapshots.append(snapshot) }
+    let response = try await stream.collect()
+
+    #expect(snapshots.count > 5, "\(snapshots.count) snapshots")
+    #expect(snapshots.last?.content == response.content)
+    #expect(snapshots.last?.content.isComplete == true)
+    #expect(snapshots.first?.content.isComplete == false)
+    #expect(Set(snapshots.map(\.content.id)).count == 1, "one identifier across the snapshots")
+    // Each snapshot grows on the one before: keys never disappear, and the token count rises.
+    var seen: [String] = []
+    var tokens = 0
+    var partlyFilled = 0
+    for snapshot in snapshots {
+      guard case .structure(_, let keys) = snapshot.content.kind else { continue }
+      #expect(Array(keys.prefix(seen.count)) == seen, "\(keys) after \(seen)")
+      #expect(snapshot.tokenCount >= tokens)
+      if (1..<4).contains(keys.count) { partlyFilled += 1 }
+      seen = keys
+      tokens = snapshot.tokenCount
+    }
+    #expect(seen == ["label", "colour", "priority", "tags"])
+    #expect(partlyFilled > 0, "no snapshot showed some properties but not all")
+    let priority = try response.content.value(Int.self, forProperty: "priority")
+    #expect((1...5).contains(priority))
+  }
+
   @Test("streamed structured snapshots fill in property by property and end with the value")
   func streamingStructure() async throws {
     let session = LanguageModelSession(model: Self.tiny)

@@ -45,14 +45,23 @@ struct DependentPackageTests {
     """.write(to: sources.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
 
     let environment = ["VOICENOTES_MODELS": Fixtures.models.path]
-    let build = try Program.run(["swift", "build", "--package-path", folder.path], environment: environment)
+    // Whatever the caller's shell has, the child has none of the variables that could point the
+    // compiler, the linker or the loader at the engines: the package must find them by itself.
+    let searchPaths: Set = [
+      "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "LIBRARY_PATH", "LD_LIBRARY_PATH", "PKG_CONFIG_PATH",
+    ]
+    let childEnvironment = try Program.run(["env"], environment: environment, removing: searchPaths).standardOutput
+    let names = childEnvironment.split(separator: "\n").compactMap { $0.split(separator: "=").first.map(String.init) }
+    #expect(searchPaths.isDisjoint(with: names), "the child still has \(searchPaths.intersection(names).sorted())")
+    let build = try Program.run(
+      ["swift", "build", "--package-path", folder.path], environment: environment, removing: searchPaths)
     #expect(
       build.status == 0,
       "swift build failed:\n\(build.standardOutput.suffix(3_000))\(build.standardError.suffix(2_000))")
     guard build.status == 0 else { return }
     let run = try Program.run(
       ["swift", "run", "--package-path", folder.path, "--skip-build", "Dependent", Fixtures.jfk.path],
-      environment: environment)
+      environment: environment, removing: searchPaths)
     #expect(run.status == 0, "swift run failed: \(run.standardError.suffix(2_000))")
     let lines = run.standardOutput.split(separator: "\n").map(String.init)
     #expect(lines.first == Fixtures.jfkText, "\(run.standardOutput)")

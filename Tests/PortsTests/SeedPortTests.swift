@@ -2,6 +2,7 @@ import AudioIO
 import Foundation
 import LanguageModels
 import SpeechRecognition
+import Synchronization
 import TestSupport
 import Testing
 import VoiceNotes
@@ -42,7 +43,9 @@ struct SeedPortTests {
     // A second of silence after the speech, so the last words end in a pause.
     var played = speech
     played.samples += [Float](repeating: 0, count: 16_000)
-    AVAudioEngine.inputDevice = try MicrophoneCaptureTestDevices.play(played)
+    // A 44.1 kHz microphone, as most are: the tap delivers that rate, so the seed's BufferConverter
+    // converts every buffer with AVAudioConverter to the analyzer's 16 kHz.
+    AVAudioEngine.inputDevice = try MicrophoneCaptureTestDevices.play(played, sampleRate: 44_100)
     defer { AVAudioEngine.inputDevice = .default }
 
     let audioManager = AudioManager()
@@ -66,6 +69,9 @@ struct SeedPortTests {
     await transcriptionManager.stopTranscription()
 
     #expect(fed.seconds >= played.duration, "the tap delivered \(fed.seconds) s of \(played.duration) s")
+    #expect(fed.rates == [44_100], "the tap's rates: \(fed.rates)")
+    let analyzerFormat = await SpeechAnalyzer.bestAvailableAudioFormat(compatibleWith: [])
+    #expect(analyzerFormat?.sampleRate == 16_000, "the analyzer takes 16 kHz, so every buffer was converted")
     let text = finals.finalText
     let wer = WordErrorRate(reference: Fixtures.jfkText, hypothesis: text)
     #expect(wer.rate <= 0.05, "live through the tap: \(text) (\(wer))")
@@ -82,7 +88,17 @@ struct SeedPortTests {
     #expect(view.recordButtonLabel == "Start recording", "\(view.recordButtonLabel)")
     #expect(view.viewModel.speechRecognizer.isAvailable)
 
-    for (command, colour) in [("Set background to green", Color.green), ("I am fire", Color.orange)] {
+    // One command for each branch of the seed's result handler: a colour it sets from "Set
+    // background to <color>", yellow, which it does not handle ("Color not recognized", so the
+    // background stays white once the command has been heard), and both "I am <element>" cases.
+    // Each command is its own recording, as in the app: the handler counts the words of the whole
+    // transcription, so commands said in one recording would never match. A recording costs
+    // 11-15 s here, so blue and red, which take the same branch as green, are left out.
+    let commands: [(command: String, colour: Color)] = [
+      ("Set background to green", .green), ("Set background to yellow", .white), ("I am fire", .orange),
+      ("I am sea", .blue),
+    ]
+    for (command, colour) in commands {
       let folder = Fixtures.temporaryFolder("seed003")
       defer { try? FileManager.default.removeItem(at: folder) }
       let spoken = folder.appendingPathComponent("command.wav")
@@ -91,13 +107,21 @@ struct SeedPortTests {
       audio.samples = [Float](repeating: 0, count: 8_000) + audio.samples + [Float](repeating: 0, count: 24_000)
       AVAudioEngine.inputDevice = try MicrophoneCaptureTestDevices.play(audio)
       defer { AVAudioEngine.inputDevice = .default }
+      view.viewModel.backgroundColor = .white
+      view.viewModel.lastText = ""
 
       view.buttonTapped()
       #expect(view.isRecording)
       let heard = Date().addingTimeInterval(60)
-      while view.viewModel.backgroundColor != colour, Date() < heard { try await Task.sleep(for: .milliseconds(50)) }
+      while Date() < heard {
+        let done =
+          colour == .white ? view.viewModel.lastText == command : view.viewModel.backgroundColor == colour
+        if done { break }
+        try await Task.sleep(for: .milliseconds(50))
+      }
       view.buttonTapped()
       #expect(!view.isRecording)
+      #expect(view.viewModel.lastText == command, "heard \"\(view.viewModel.lastText)\" for \"\(command)\"")
       #expect(view.viewModel.backgroundColor == colour, "heard \"\(view.viewModel.lastText)\" for \"\(command)\"")
     }
   }
@@ -118,24 +142,28 @@ struct SeedPortTests {
 }
 
 /// What a transcription callback heard, collected across threads.
-final class ResultLog: @unchecked Sendable {
-  private let lock = NSLock()
-  private var finals: [String] = []
+nonisolated final class ResultLog: Sendable {
+  private let finals = Mutex<[String]>([])
 
-  nonisolated func add(_ text: String, isFinal: Bool) {
+  func add(_ text: String, isFinal: Bool) {
     guard isFinal else { return }
-    lock.withLock { finals.append(text) }
+    finals.withLock { $0.append(text) }
   }
 
-  nonisolated var finalText: String { lock.withLock { finals.joined(separator: " ") } }
+  var finalText: String { finals.withLock { $0.joined(separator: " ") } }
 }
 
-/// Seconds of audio a tap delivered, counted across threads.
-final class FrameCount: @unchecked Sendable {
-  private let lock = NSLock()
-  private var total = 0.0
+/// Seconds of audio a tap delivered, and at which rates, counted across threads.
+nonisolated final class FrameCount: Sendable {
+  private let state = Mutex((seconds: 0.0, rates: Set<Double>()))
 
-  nonisolated func add(_ frames: Int, rate: Double) { lock.withLock { total += Double(frames) / rate } }
+  func add(_ frames: Int, rate: Double) {
+    state.withLock {
+      $0.seconds += Double(frames) / rate
+      $0.rates.insert(rate)
+    }
+  }
 
-  nonisolated var seconds: Double { lock.withLock { total } }
+  var seconds: Double { state.withLock { $0.seconds } }
+  var rates: Set<Double> { state.withLock { $0.rates } }
 }

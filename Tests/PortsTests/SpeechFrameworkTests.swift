@@ -1,6 +1,7 @@
 import AudioIO
 import Foundation
 import SpeechRecognition
+import Synchronization
 import TestSupport
 import Testing
 import VoiceNotes
@@ -178,15 +179,15 @@ struct SpeechFrameworkTests {
 }
 
 /// Results read by a task, looked at from another.
-final class ResultCollector: @unchecked Sendable {
-  private let lock = NSLock()
-  private var all: [SpeechTranscriber.Result] = []
-  func add(_ result: SpeechTranscriber.Result) { lock.withLock { all.append(result) } }
-  var results: [SpeechTranscriber.Result] { lock.withLock { all } }
+nonisolated final class ResultCollector: Sendable {
+  private let all = Mutex<[SpeechTranscriber.Result]>([])
+  func add(_ result: SpeechTranscriber.Result) { all.withLock { $0.append(result) } }
+  var results: [SpeechTranscriber.Result] { all.withLock { $0 } }
 }
 
 /// The progress a handler was given, read after the call.
-final class ProgressBox: @unchecked Sendable {
+nonisolated final class ProgressBox: @unchecked Sendable {
+  // Progress is a class that is not Sendable; the handler hands it over once, before it is read.
   private let lock = NSLock()
   private var progress: Progress?
   func set(_ value: Progress) { lock.withLock { progress = value } }

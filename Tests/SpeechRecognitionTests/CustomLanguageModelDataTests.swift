@@ -404,6 +404,120 @@ struct CustomLanguageModelExportTests {
   }
 }
 
+/// A generator of the kind an app writes: phrases that come from its own data, one at a time.
+final class ContactPhrases: CustomLanguageModelData.PhraseCountGenerator {
+  let names = ["Anneliese Hoffmann", "Brianna Okafor", "Tobias Lindqvist"]
+
+  final class NameIterator: Iterator {
+    var remaining: [String]
+    init(names: [String]) {
+      remaining = names
+      super.init()
+    }
+    override func next() async throws -> CustomLanguageModelData.PhraseCount? {
+      guard !remaining.isEmpty else { return nil }
+      return CustomLanguageModelData.PhraseCount(phrase: "Meeting with \(remaining.removeFirst())", count: 10)
+    }
+  }
+
+  override func makeAsyncIterator() -> Iterator { NameIterator(names: names) }
+}
+
+/// A subclass that forgot to give its phrases.
+final class ForgetfulPhrases: CustomLanguageModelData.PhraseCountGenerator {}
+
+@Suite("Custom language model data: phrase count generators", .serialized)
+struct CustomLanguageModelGeneratorTests {
+  @Test("a generator subclass's phrases are read on export, after the direct phrases")
+  func subclassIsReadOnExport() async throws {
+    let data = CustomLanguageModelData(locale: Locale(identifier: "en_US"), identifier: "test.contacts", version: "1") {
+      CustomLanguageModelData.PhraseCount(phrase: "Call home", count: 5)
+      ContactPhrases()
+    }
+    data.insert(phraseCountGenerator: ContactPhrases())
+    let folder = Fixtures.temporaryFolder("clm-generator")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("contacts.bin")
+    try await data.export(to: file)
+    let meetings = ["Anneliese Hoffmann", "Brianna Okafor", "Tobias Lindqvist"].map { "Meeting with \($0)" }
+    let exported = try CustomLanguageModelData(contentsOf: file)
+    #expect(exported.phraseCounts.map(\.phrase) == ["Call home"] + meetings + meetings)
+    #expect(exported.phraseCounts.dropFirst().allSatisfy { $0.count == 10 })
+    // The prepared model has them; synchronous reads of the data in memory cannot, and say so.
+    let model = try SpeechLanguageModel(compiling: exported)
+    #expect(Set(meetings).isSubset(of: Set(model.phrases.map(\.text))), "\(model.phrases.map(\.text))")
+    await expectError(.asynchronousPhraseCountGenerator(type: "ContactPhrases")) {
+      _ = try data.expandedPhraseCounts()
+    }
+    await expectError(.asynchronousPhraseCountGenerator(type: "ContactPhrases")) {
+      _ = try SpeechLanguageModel(compiling: data)
+    }
+  }
+
+  @Test("a template generator is an async sequence of its expansions; the base class has none")
+  func templateIterationAndAbstractBase() async throws {
+    let generator = CustomLanguageModelData.TemplatePhraseCountGenerator()
+    generator.define(className: "element", values: ["fire", "sea"])
+    generator.insert(template: "I am <element>", count: 10)
+    var phrases: [CustomLanguageModelData.PhraseCount] = []
+    for try await phrase in generator { phrases.append(phrase) }
+    #expect(phrases == (try generator.phraseCounts()))
+    #expect(phrases.map(\.phrase) == ["I am fire", "I am sea"])
+    let undefined = CustomLanguageModelData.TemplatePhraseCountGenerator.Iterator(
+      templates: [.init("Set background to <colour>", count: 1)], templateClasses: [:])
+    await expectError(.undefinedTemplateClassName(className: "colour", template: "Set background to <colour>")) {
+      _ = try await undefined.next()
+    }
+
+    // Equal and hashed by their templates; encoded and decoded with them.
+    let copy = CustomLanguageModelData.TemplatePhraseCountGenerator()
+    copy.define(className: "element", values: ["fire", "sea"])
+    copy.insert(template: "I am <element>", count: 10)
+    #expect(generator == copy && generator.hashValue == copy.hashValue)
+    #expect(ContactPhrases() != ContactPhrases())
+    let decoded = try JSONDecoder().decode(
+      CustomLanguageModelData.TemplatePhraseCountGenerator.self, from: try JSONEncoder().encode(generator))
+    #expect(decoded == generator && decoded.templates == generator.templates)
+
+    let folder = Fixtures.temporaryFolder("clm-abstract")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let abstracts: [(CustomLanguageModelData.PhraseCountGenerator, String)] = [
+      (CustomLanguageModelData.PhraseCountGenerator(), "PhraseCountGenerator"),
+      (ForgetfulPhrases(), "ForgetfulPhrases"),
+    ]
+    for (abstract, type) in abstracts {
+      let data = CustomLanguageModelData(locale: Locale(identifier: "en_US"), identifier: "test.abstract", version: "1")
+      data.insert(phraseCountGenerator: abstract)
+      let file = folder.appendingPathComponent("\(type).bin")
+      await expectError(.abstractPhraseCountGenerator(type: type, method: "makeAsyncIterator()")) {
+        try await data.export(to: file)
+      }
+      #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+    let message = CustomLanguageModelError.abstractPhraseCountGenerator(type: "X", method: "next()").errorDescription
+    #expect(message?.contains("override") == true)
+  }
+
+  @Test("a name from a generator steers the real engine: spelled right with the prepared model")
+  func generatorSteersRecognition() async throws {
+    let folder = Fixtures.temporaryFolder("clm-generator-recognition")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let data = CustomLanguageModelData(locale: Locale(identifier: "en_US"), identifier: "test.contacts", version: "1") {
+      ContactPhrases()
+    }
+    let exported = folder.appendingPathComponent("contacts.bin")
+    try await data.export(to: exported)
+    let model = try SpeechLanguageModel(compiling: try CustomLanguageModelData(contentsOf: exported))
+    let sentence = "Meeting with Anneliese Hoffmann at noon."
+    let file = try speak(sentence, voice: "en-us", speed: 175, in: folder)
+    let without = try await recognize(file)
+    let with = try await recognize(
+      file, model: model, mode: .bias(strength: SpeechLanguageModel.Configuration.defaultWeight))
+    #expect(!without.text.contains("Anneliese Hoffmann"), "base now spells the name unaided: \(without.text)")
+    #expect(with.text.contains("Anneliese Hoffmann"), "\(with.text)")
+  }
+}
+
 @Suite("Custom language model data: bad files")
 struct CustomLanguageModelFileErrorTests {
   private func prepare(_ text: String, name: String = "bad.json") async throws {

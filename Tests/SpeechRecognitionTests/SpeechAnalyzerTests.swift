@@ -90,6 +90,56 @@ struct SpeechAnalyzerTests {
     #expect(error?.localizedDescription.contains("voicenotes models install base") == true)
   }
 
+  @Test("analyzeSequence(_:) reads an AsyncThrowingStream of a real clip and returns the time of its end")
+  func throwingInputSequence() async throws {
+    let audio = try AudioFile(forReading: Fixtures.jfk).read()
+    let (input, builder) = AsyncThrowingStream.makeStream(of: AnalyzerInput.self, throwing: (any Error).self)
+    for start in stride(from: 0, to: audio.frameLength, by: 1_600) {
+      builder.yield(AnalyzerInput(buffer: audio.frames(start..<min(start + 1_600, audio.frameLength))))
+    }
+    builder.finish()
+    let transcriber = SpeechTranscriber(locale: Locale(identifier: "en_US"), preset: .transcription)
+    let analyzer = SpeechAnalyzer(modules: [transcriber])
+    let reading = Task {
+      var finals: [String] = []
+      for try await result in transcriber.results where result.isFinal { finals.append(String(result.text.characters)) }
+      return finals.joined(separator: " ")
+    }
+    let end = try await analyzer.analyzeSequence(input)
+    try await analyzer.finalizeAndFinishThroughEndOfInput()
+    let text = try await reading.value
+    #expect(abs((end?.seconds ?? 0) - audio.duration) < 0.01, "ended at \(String(describing: end))")
+    let wer = WordErrorRate(reference: Fixtures.jfkText, hypothesis: text)
+    #expect(wer.rate <= 0.05, "\(text) (\(wer))")
+  }
+
+  @Test("an error thrown by the input sequence mid-way ends the analysis with that error")
+  func inputSequenceError() async throws {
+    struct MicrophoneUnplugged: Error, Equatable {}
+    let audio = try AudioFile(forReading: Fixtures.jfk).read()
+    func failingInput() -> AsyncThrowingStream<AnalyzerInput, any Error> {
+      let (input, builder) = AsyncThrowingStream.makeStream(of: AnalyzerInput.self, throwing: (any Error).self)
+      for start in stride(from: 0, to: 48_000, by: 1_600) {
+        builder.yield(AnalyzerInput(buffer: audio.frames(start..<start + 1_600)))
+      }
+      builder.finish(throwing: MicrophoneUnplugged())
+      return input
+    }
+
+    // The convenience initializer: the results and finalizing throw the sequence's error.
+    let transcriber = SpeechTranscriber(locale: Locale(identifier: "en_US"), preset: .transcription)
+    let analyzer = try await SpeechAnalyzer(inputSequence: failingInput(), modules: [transcriber])
+    await #expect(throws: MicrophoneUnplugged()) { for try await _ in transcriber.results {} }
+    await #expect(throws: MicrophoneUnplugged()) { try await analyzer.finalizeAndFinishThroughEndOfInput() }
+
+    // analyzeSequence(_:) throws it too.
+    let other = SpeechTranscriber(locale: Locale(identifier: "en_US"), preset: .transcription)
+    await #expect(throws: MicrophoneUnplugged()) {
+      try await SpeechAnalyzer(modules: [other]).analyzeSequence(failingInput())
+    }
+    await #expect(throws: MicrophoneUnplugged()) { for try await _ in other.results {} }
+  }
+
   @Test("supported locales follow the model")
   func locales() async {
     #expect(

@@ -47,22 +47,37 @@ public enum MicrophoneCaptureTestDevices {
   // The tones' lengths are deliberately not whole numbers of 20 ms periods, so the last read
   // must be cut short for a recording of their duration to come out exact.
 
-  /// A device that records whatever ``play(_:)`` last gave it, at 16 kHz mono, 16-bit.
+  /// A device that records whatever ``play(_:sampleRate:)`` last gave it for 16 kHz, at 16 kHz
+  /// mono, 16-bit.
   public static let playbackName = "vn_playback"
+  /// A device that records whatever ``play(_:sampleRate:)`` last gave it for 44.1 kHz, at
+  /// 44.1 kHz mono, 16-bit: a microphone whose rate is not the analyzer's.
+  public static let playback44kName = "vn_playback44k"
 
-  /// Makes ``playbackName`` record `buffer` (converted to 16 kHz mono) the next time it is opened,
-  /// and returns that device; after the audio it repeats its last period, like the other devices.
-  public static func play(_ buffer: AudioBuffer) throws -> AudioInputDevice {
+  /// The playback devices: their names and rates.
+  private static let playbackDevices: [(name: String, rate: Int, description: String)] = [
+    (playbackName, 16_000, "Test playback"), (playback44kName, 44_100, "Test playback, 44.1 kHz"),
+  ]
+
+  /// Makes a playback device record `buffer` (converted to mono at `sampleRate`, 16 000 or 44 100)
+  /// the next time it is opened, and returns that device; after the audio it repeats its last
+  /// period, like the other devices.
+  public static func play(_ buffer: AudioBuffer, sampleRate: Double = 16_000) throws -> AudioInputDevice {
     try install()
-    var speech = buffer
-    if buffer.format != .speechAnalysis {
-      let converter = try AudioConverter(from: buffer.format, to: .speechAnalysis)
-      speech = converter.convert(buffer)
-      speech.samples += converter.finish().samples
+    guard let device = playbackDevices.first(where: { Double($0.rate) == sampleRate }) else {
+      throw AudioIOError.unsupportedFormat(
+        "no test playback device records \(sampleRate) Hz; use one of \(playbackDevices.map(\.rate))")
     }
-    try encode(speech.samples, as: "S16_LE").0.write(
-      to: ready.folder.appendingPathComponent("\(playbackName).raw"), options: .atomic)
-    return AudioInputDevice(name: playbackName, description: "Test playback")
+    let format = AudioFormat(sampleRate: sampleRate, channelCount: 1)
+    var audio = buffer
+    if buffer.format != format {
+      let converter = try AudioConverter(from: buffer.format, to: format)
+      audio = converter.convert(buffer)
+      audio.samples += converter.finish().samples
+    }
+    try encode(audio.samples, as: "S16_LE").0.write(
+      to: ready.folder.appendingPathComponent("\(device.name).raw"), options: .atomic)
+    return AudioInputDevice(name: device.name, description: device.description)
   }
 
   /// A playback device that writes what is played to a file, as 16 kHz mono 16-bit.
@@ -150,24 +165,26 @@ public enum MicrophoneCaptureTestDevices {
 
         """
     }
-    // Plays what play(_:) last wrote (silence until then).
-    let playback = folder.appendingPathComponent("\(playbackName).raw")
-    try Data(count: 3_200).write(to: playback, options: .atomic)
-    configuration += """
-      pcm.\(playbackName)_file {
-        type file
-        slave.pcm { type null }
-        file "/dev/null"
-        infile "\(playback.path)"
-        format "raw"
-      }
-      pcm.\(playbackName) {
-        type plug
-        slave { pcm "\(playbackName)_file" format S16_LE rate 16000 channels 1 }
-        hint { show on description "Test playback" }
-      }
+    // Each plays what play(_:sampleRate:) last wrote for it (silence until then).
+    for (name, rate, description) in playbackDevices {
+      let playback = folder.appendingPathComponent("\(name).raw")
+      try Data(count: rate / 5).write(to: playback, options: .atomic)
+      configuration += """
+        pcm.\(name)_file {
+          type file
+          slave.pcm { type null }
+          file "/dev/null"
+          infile "\(playback.path)"
+          format "raw"
+        }
+        pcm.\(name) {
+          type plug
+          slave { pcm "\(name)_file" format S16_LE rate \(rate) channels 1 }
+          hint { show on description "\(description)" }
+        }
 
-      """
+        """
+    }
     // Writes what is played to a file.
     configuration += """
       pcm.\(speakerName)_file {

@@ -9,8 +9,11 @@ public struct Program: Sendable {
   /// Everything written to standard error.
   public var standardError: String
 
-  /// Runs `arguments` (the first looked up on PATH unless it is a path) with extra `environment`.
-  public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Program {
+  /// Runs `arguments` (the first looked up on PATH unless it is a path) in this process's
+  /// environment with `environment` added and the variables named in `removing` taken out.
+  public static func run(
+    _ arguments: [String], environment: [String: String] = [:], removing: Set<String> = []
+  ) throws -> Program {
     let process = Process()
     if arguments[0].contains("/") {
       process.executableURL = URL(fileURLWithPath: arguments[0])
@@ -19,7 +22,9 @@ public struct Program: Sendable {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       process.arguments = arguments
     }
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.filter {
+      !removing.contains($0.key)
+    }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output

@@ -31,6 +31,14 @@ public final class CustomLanguageModelData: Sendable {
   public let version: String
 
   private let contents = Mutex(Contents())
+  /// Generators other than template generators, whose phrases are read on export.
+  private let generators = Mutex<[HeldGenerator]>([])
+
+  /// A generator the data holds until export. Generators are not `Sendable` (as on Apple's
+  /// platforms); the caller hands one over and leaves it unchanged, and export only reads it.
+  private struct HeldGenerator: @unchecked Sendable {
+    let generator: PhraseCountGenerator
+  }
 
   /// Everything inserted so far, in insertion order.
   struct Contents: Sendable, Hashable {
@@ -77,11 +85,20 @@ public final class CustomLanguageModelData: Sendable {
     contents.withLock { $0.phraseCounts.append(phraseCount) }
   }
 
-  /// Adds the templates and classes of a template generator as they are now (later changes to the
-  /// generator are not seen); they are expanded when exported or compiled.
-  public func insert(phraseCountGenerator: TemplatePhraseCountGenerator) {
-    let group = phraseCountGenerator.templateGroup
-    contents.withLock { $0.templateGroups.append(group) }
+  /// Adds the phrases of a generator.
+  ///
+  /// A ``TemplatePhraseCountGenerator``'s templates and classes are added as they are now (later
+  /// changes to the generator are not seen) and expanded when exported or compiled. Any other
+  /// generator is read when the data is exported: ``export(to:)`` adds its phrases after those
+  /// inserted directly, and throws what its iterator throws.
+  public func insert(phraseCountGenerator: PhraseCountGenerator) {
+    if let templates = phraseCountGenerator as? TemplatePhraseCountGenerator {
+      let group = templates.templateGroup
+      contents.withLock { $0.templateGroups.append(group) }
+    } else {
+      let held = HeldGenerator(generator: phraseCountGenerator)
+      generators.withLock { $0.append(held) }
+    }
   }
 
   /// Adds a custom pronunciation: a spelling and how it sounds, in X-SAMPA.
@@ -106,8 +123,11 @@ public final class CustomLanguageModelData: Sendable {
   /// with a template's count split evenly across its expansions.
   ///
   /// Throws ``CustomLanguageModelError/undefinedTemplateClassName(className:template:)`` when a
-  /// template names a class its generator does not define.
+  /// template names a class its generator does not define, and
+  /// ``CustomLanguageModelError/asynchronousPhraseCountGenerator(type:)`` when the data holds a
+  /// generator whose phrases only ``export(to:)`` can read.
   public func expandedPhraseCounts() throws -> [PhraseCount] {
+    try checkNoPendingGenerators()
     let snapshot = contents.withLock { $0 }
     var result = snapshot.phraseCounts
     for group in snapshot.templateGroups {
@@ -129,19 +149,42 @@ public final class CustomLanguageModelData: Sendable {
 
   // MARK: - Export
 
-  /// Checks the data and writes it to `path` as one versioned JSON file, atomically.
+  /// Reads the phrases of every inserted ``PhraseCountGenerator``, checks the data and writes it to
+  /// `path` as one versioned JSON file, atomically.
   ///
-  /// Throws when a template uses an undefined class, a template is malformed, a count is negative
-  /// or a pronunciation uses a symbol that is not X-SAMPA; nothing is written then.
+  /// Throws when a template uses an undefined class, a template is malformed, a count is negative,
+  /// a pronunciation uses a symbol that is not X-SAMPA, or a generator's iterator throws; nothing
+  /// is written then.
   public func export(to path: URL) async throws {
-    let file = try validatedFile()
+    var snapshot = contents.withLock { $0 }
+    for held in generators.withLock({ $0 }) {
+      for try await phraseCount in held.generator { snapshot.phraseCounts.append(phraseCount) }
+    }
+    let file = try validatedFile(snapshot)
     try file.write(to: path)
   }
 
   /// The data as the export file's contents, after every check ``export(to:)`` makes.
+  ///
+  /// Throws ``CustomLanguageModelError/asynchronousPhraseCountGenerator(type:)`` when the data
+  /// holds a generator whose phrases only ``export(to:)`` can read.
   func validatedFile() throws -> CustomLanguageModelFile {
-    let file = CustomLanguageModelFile(data: self, contents: contents.withLock { $0 })
+    try checkNoPendingGenerators()
+    return try validatedFile(contents.withLock { $0 })
+  }
+
+  private func validatedFile(_ snapshot: Contents) throws -> CustomLanguageModelFile {
+    let file = CustomLanguageModelFile(data: self, contents: snapshot)
     try file.validate(source: nil)
     return file
+  }
+
+  /// Throws when a generator's phrases have not been read, which only the asynchronous
+  /// ``export(to:)`` can do.
+  private func checkNoPendingGenerators() throws {
+    if let pending = generators.withLock({ $0.first }) {
+      throw CustomLanguageModelError.asynchronousPhraseCountGenerator(
+        type: String(describing: type(of: pending.generator)))
+    }
   }
 }

@@ -21,6 +21,12 @@ public enum CustomLanguageModelError: Error, LocalizedError, Equatable, Sendable
   case phonemizerUnavailable(reason: String)
   /// A file could not be written.
   case writeFailed(file: URL, reason: String)
+  /// A ``CustomLanguageModelData/PhraseCountGenerator`` subclass does not override `method`, so it
+  /// has no phrases to give.
+  case abstractPhraseCountGenerator(type: String, method: String)
+  /// The data holds a generator whose phrases can be read only asynchronously, by
+  /// ``CustomLanguageModelData/export(to:)``, and a synchronous call needed them.
+  case asynchronousPhraseCountGenerator(type: String)
 
   /// A one-line message that says what went wrong and what to do.
   public var errorDescription: String? {
@@ -43,6 +49,10 @@ public enum CustomLanguageModelError: Error, LocalizedError, Equatable, Sendable
       "espeak-ng cannot turn text into phonemes: \(reason); install espeak-ng-data (make deps)"
     case .writeFailed(let file, let reason):
       "could not write \(file.path): \(reason); check that the folder exists and is writable"
+    case .abstractPhraseCountGenerator(let type, let method):
+      "the phrase count generator \(type) does not override \(method); a PhraseCountGenerator subclass overrides makeAsyncIterator() to return an Iterator subclass whose next() gives its phrases"
+    case .asynchronousPhraseCountGenerator(let type):
+      "the data holds a \(type), whose phrases can only be read asynchronously; export the data with export(to:) and prepare the exported file, or insert its phrases as PhraseCount values"
     }
   }
 }

@@ -106,7 +106,10 @@ public struct SpeechLanguageModel: Sendable, Hashable {
 
   /// Compiles `data` in memory, without files.
   ///
-  /// Throws the errors ``CustomLanguageModelData/export(to:)`` would.
+  /// Throws the errors ``CustomLanguageModelData/export(to:)`` would, and
+  /// ``CustomLanguageModelError/asynchronousPhraseCountGenerator(type:)`` for data holding a
+  /// ``CustomLanguageModelData/PhraseCountGenerator`` subclass, whose phrases only the
+  /// asynchronous export can read (export the data, then compile the exported file's data).
   public init(compiling data: CustomLanguageModelData) throws {
     self = try Self.compile(data.validatedFile())
   }
