@@ -44,6 +44,6 @@ struct NoteAnalysisBoundsTests {
     let analysis = response.content
     #expect(analysis.summary.count <= 600)
     #expect(analysis.tags.allSatisfy { $0.count <= 40 } && analysis.people.allSatisfy { $0.count <= 60 })
-    #expect(analysis.actionItems.allSatisfy { $0.task.count <= 200 }, "\(analysis.actionItems.map(\.task))")
+    #expect(analysis.actionItems.allSatisfy { $0.task.count <= 160 }, "\(analysis.actionItems.map(\.task))")
   }
 }

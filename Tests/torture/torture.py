@@ -349,6 +349,10 @@ class Harness:
     def list_notes(self, library):
         """The program's `list --json`: (notes, None) or (None, why it failed)."""
         running = self.run(["list", "--json"], library, timeout=120)
+        stored = [name for name in ("notes.sqlite", "audio", "vocabulary.json")
+                  if os.path.exists(os.path.join(library, name))]
+        if running.process.returncode == 1 and "there is no library at" in running.stderr and not stored:
+            return [], None  # nothing was ever stored here (a kill before the first write): truly empty
         if running.process.returncode != 0:
             return None, f"exit {running.process.returncode}: {running.stderr.strip()[:300]}"
         try:

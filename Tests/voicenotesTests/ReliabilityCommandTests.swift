@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import VoiceNotes
 
 /// What the command line does when the library or its input is not as it should be: an empty
 /// database, a path that is a file, a full disk, a read-only file system, another process holding
@@ -109,6 +110,45 @@ struct ReliabilityCommandTests {
     #expect(notes?.contains { $0["originalFileName"] as? String == "found.m4a" } == true)
   }
 
+  @Test("a named library that is not there: reading commands say so and create nothing; import starts it")
+  func missingLibrary() throws {
+    let folder = Fixtures.temporaryFolder("missing-library")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let typo = folder.appendingPathComponent("libary")
+    let commands = [
+      ["list"], ["show", "3f2a"], ["search", "milk"], ["tasks"], ["export", "3f2a"], ["rename", "3f2a", "Milk"],
+      ["delete", "--yes", "3f2a"], ["retry", "3f2a"], ["resume"], ["doctor"], ["done", "3f2a.1"],
+    ]
+    for arguments in commands {
+      let run = try voicenotes(arguments, library: typo)
+      expectOneLine(run, "\(arguments)")
+      #expect(run.standardError.contains("there is no library at \(typo.path)"), "\(arguments): \(run.standardError)")
+    }
+    let named = try Program.run([Fixtures.program.path, "list"], environment: ["VOICENOTES_LIBRARY": typo.path])
+    #expect(named.status == 1 && named.standardError.contains("there is no library at"), "\(named.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: typo.path), "a reading command made the library")
+    // A folder that exists but holds no library (a path mistyped onto another folder) is left alone.
+    let other = folder.appendingPathComponent("Documents")
+    try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+    let listedOther = try voicenotes(["list"], library: other)
+    #expect(listedOther.status == 1 && listedOther.standardError.contains("there is no library at \(other.path)"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: other.path).isEmpty)
+    let file = folder.appendingPathComponent("notes.txt")
+    try Data("not a library".utf8).write(to: file)
+    let listedFile = try voicenotes(["list"], library: file)
+    #expect(listedFile.status == 1 && listedFile.standardError.contains("is a file"), "\(listedFile.standardError)")
+
+    // The default library is made on first use, so the first `list` shows the empty state.
+    let first = try Program.run(
+      [Fixtures.program.path, "list"], environment: ["XDG_DATA_HOME": folder.appendingPathComponent("data").path],
+      removing: ["VOICENOTES_LIBRARY"])
+    #expect(first.status == 0 && first.standardOutput.contains("No notes yet"), "\(first.standardError)")
+
+    #expect(try voicenotes(["import", "--no-process", "--quiet", sample.path], library: typo).status == 0)
+    let listed = try voicenotes(["list", "--json"], library: typo)
+    #expect(listed.status == 0 && listed.standardOutput.contains("groceries.opus"), "\(listed.standardError)")
+  }
+
   @Test("a library path that is a file, unusable vocabulary terms and a huge query get one line each")
   func badInput() throws {
     let folder = Fixtures.temporaryFolder("bad-input")
@@ -205,7 +245,7 @@ struct ReliabilityCommandTests {
     let folder = Fixtures.temporaryFolder("same-import")
     defer { try? FileManager.default.removeItem(at: folder) }
     let library = folder.appendingPathComponent("library")
-    #expect(try voicenotes(["list"], library: library).status == 0)
+    _ = try NoteStore(library: library)  // made before the processes start, as an earlier import would
     let ids = Mutex<[String]>([])
     let done = DispatchGroup()
     for _ in 0..<4 {
@@ -229,7 +269,7 @@ struct ReliabilityCommandTests {
     let folder = Fixtures.temporaryFolder("waiting")
     defer { try? FileManager.default.removeItem(at: folder) }
     let library = folder.appendingPathComponent("library")
-    #expect(try voicenotes(["list"], library: library).status == 0)
+    _ = try NoteStore(library: library)  // made before the processes start, as an earlier import would
     // Another process is working on the library: this test holds its lock.
     let lock = open(library.appendingPathComponent(".processing.lock").path, O_CREAT | O_RDWR, 0o644)
     try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)

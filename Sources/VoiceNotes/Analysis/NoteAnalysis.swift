@@ -50,8 +50,8 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// A person's name: at most 60 characters.
   public static let namePattern = #"^[^"\\\n]{1,60}$"#
 
-  /// A task: at most 200 characters.
-  public static let taskPattern = #"^[^"\\\n]{1,200}$"#
+  /// A task: at most 160 characters.
+  public static let taskPattern = #"^[^"\\\n]{1,160}$"#
 
   /// Creates an analysis; the model creates them through the generated initialiser.
   public init(title: String, summary: String, tags: [String], people: [String], actionItems: [AnalyzedActionItem]) {

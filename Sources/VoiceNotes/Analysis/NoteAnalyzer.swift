@@ -11,11 +11,12 @@ import Synchronization
 public struct NoteAnalyzer: Sendable {
   /// The model that analyses.
   public let model: SystemLanguageModel
-  /// Tokens reserved for the response.
+  /// Tokens reserved for the response. The default leaves room for a dozen tasks of the length a
+  /// small model writes for a story-like note; an answer stops as soon as its JSON is complete.
   public let responseBudget: Int
 
   /// An analyzer that uses `model`.
-  public init(model: SystemLanguageModel = .default, responseBudget: Int = 700) {
+  public init(model: SystemLanguageModel = .default, responseBudget: Int = 1000) {
     self.model = model
     self.responseBudget = responseBudget
   }

@@ -39,6 +39,15 @@ public actor NoteStore {
     return home.appendingPathComponent(".local/share/voicenotes", isDirectory: true)
   }
 
+  /// Whether `folder` holds a library (its `notes.sqlite`, its `audio/` folder, which `doctor
+  /// --repair` can make notes of again, or a personal vocabulary), found without opening or
+  /// creating anything.
+  public static func isLibrary(_ folder: URL) -> Bool {
+    ["notes.sqlite", "audio", "vocabulary.json"].contains {
+      FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+    }
+  }
+
   /// Opens the library at `library`, creating the folder, `audio/` and the database as needed and
   /// bringing an older database's schema up to date.
   ///

@@ -11,7 +11,7 @@ enum ActionItemIDs {
   /// Sets each item to `completed`; prints one line per item (or JSON) and fails with status 1
   /// after the others when an id is unknown.
   static func set(_ completed: Bool, ids: [String], json: Bool, library: URL) async throws {
-    let app = try await LibraryOption.open(library)
+    let app = try await LibraryOption.openExisting(library)
     struct Changed: Encodable {
       var id: String
       var noteID: String

@@ -66,7 +66,7 @@ struct AnalyzeCommand: ParsableCommand {
       }
       return
     }
-    let store = try await LibraryOption.open(library).store
+    let store = try await LibraryOption.openExisting(library).store
     let pipeline = NotePipeline(store: store, analyzer: analyzer)
     let note = try await store.resolve(id ?? "")
     let timing = PipelineProgress(progress)

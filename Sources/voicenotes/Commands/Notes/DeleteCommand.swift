@@ -32,7 +32,7 @@ struct DeleteCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let app = try await LibraryOption.open(library)
+    let app = try await LibraryOption.openExisting(library)
     let notes = try await LibraryOption.notes(ids, in: app)
     if !confirmed {
       let what =

@@ -46,7 +46,7 @@ struct ExportCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let app = try await LibraryOption.open(library)
+    let app = try await LibraryOption.openExisting(library)
     let notes = try await LibraryOption.notes(ids, in: app)
     guard let output else {
       if format == .json && notes.count > 1 {

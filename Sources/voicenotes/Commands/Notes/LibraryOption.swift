@@ -37,6 +37,27 @@ enum LibraryOption {
     try await Library.open(configuration(folder))
   }
 
+  /// Opens a library that must already be there, for the commands that read or change notes: a
+  /// folder named by `--library` or `VOICENOTES_LIBRARY` that holds no library is an error (a
+  /// mistyped path would otherwise become a new, empty library), while the default library is
+  /// made on first use, so a first `list` shows the empty state.
+  static func openExisting(_ folder: URL) async throws -> Library {
+    try requireExisting(folder)
+    return try await open(folder)
+  }
+
+  /// Fails unless `folder` holds a library or is the default one (see ``openExisting(_:)``); a
+  /// path that is a file is left to the store, which says so.
+  static func requireExisting(_ folder: URL) throws {
+    var isFolder: ObjCBool = false
+    let isFile = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) && !isFolder.boolValue
+    let isDefault = folder.standardizedFileURL.path == NoteStore.defaultLibrary.standardizedFileURL.path
+    guard isDefault || isFile || NoteStore.isLibrary(folder) else {
+      throw CommandFailure(
+        message: "there is no library at \(folder.path); check the path, or import a recording there to start one")
+    }
+  }
+
   /// The notes `ids` name (each an id or a unique prefix), each once, in order; fails on the
   /// first unknown id, before anything is done to any of them.
   static func notes(_ ids: [String], in library: Library) async throws -> [VoiceNote] {

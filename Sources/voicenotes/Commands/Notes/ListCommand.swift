@@ -21,7 +21,7 @@ struct ListCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let app = try await LibraryOption.open(library)
+    let app = try await LibraryOption.openExisting(library)
     // Page by page, without transcripts: quick however large the library.
     var page = try await app.page(limit: 500)
     if json {

@@ -28,7 +28,7 @@ struct RenameCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let note = try await LibraryOption.open(library).rename(id, to: title)
+    let note = try await LibraryOption.openExisting(library).rename(id, to: title)
     if json {
       try OutputOptions.printJSON(NoteJSON(note, detail: .overview))
     } else {

@@ -23,7 +23,7 @@ struct ResumeCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let app = try await LibraryOption.open(library)
+    let app = try await LibraryOption.openExisting(library)
     let pending = try await app.store.notesNeedingWork()
     let progress = ProgressReporter(quiet: quiet)
     var result = ResumeResult()

@@ -24,7 +24,7 @@ struct RetryCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let app = try await LibraryOption.open(library)
+    let app = try await LibraryOption.openExisting(library)
     let note = try await app.retry(id)
     let progress = ProgressReporter(quiet: quiet)
     try await LibraryOption.ensureModels(app, progress: progress)

@@ -56,7 +56,7 @@ struct SearchCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let results = try await LibraryOption.open(library).search(query, scope: scope.libraryScope)
+    let results = try await LibraryOption.openExisting(library).search(query, scope: scope.libraryScope)
     if json {
       struct Hit: Encodable {
         var id: String

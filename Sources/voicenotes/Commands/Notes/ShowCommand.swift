@@ -27,7 +27,7 @@ struct ShowCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let note = try await LibraryOption.open(library).note(id)
+    let note = try await LibraryOption.openExisting(library).note(id)
     if json {
       try OutputOptions.printJSON(NoteJSON(note, detail: words ? .words : .segments))
     } else {

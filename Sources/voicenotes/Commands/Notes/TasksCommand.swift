@@ -29,7 +29,7 @@ struct TasksCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let app = try await LibraryOption.open(library)
+    let app = try await LibraryOption.openExisting(library)
     let groups = try await app.actionItems(includeCompleted: includeCompleted, person: person)
     if json {
       struct Group: Encodable {
