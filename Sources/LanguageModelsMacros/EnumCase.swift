@@ -14,7 +14,8 @@ struct EnumCase {
     var cases: [EnumCase] = []
     for member in declaration.memberBlock.members {
       guard let caseDecl = member.decl.as(EnumCaseDeclSyntax.self) else { continue }
-      let description = StoredProperty.guideAttribute(of: caseDecl).flatMap(StoredProperty.description(of:))
+      let description = StoredProperty.guideAttributes(of: caseDecl).lazy.compactMap(StoredProperty.description(of:))
+        .first
       for element in caseDecl.elements {
         var payload: [(key: String, label: String?, type: TypeSyntax)] = []
         for (offset, parameter) in (element.parameterClause?.parameters ?? []).enumerated() {

@@ -70,7 +70,8 @@ struct StoredProperty {
         var property = StoredProperty(
           name: name, type: type, wrappedType: wrapped, isOptional: isOptional, description: nil, guides: [],
           isGenerationID: isGenerationID)
-        if let guide = guideAttribute(of: variable) {
+        // Apple's samples stack them: `@Guide(description: "...")` above `@Guide(.count(3))`.
+        for guide in guideAttributes(of: variable) {
           valid = property.readGuide(guide, in: context) && valid
         }
         properties.append(property)
@@ -94,16 +95,13 @@ struct StoredProperty {
     }
   }
 
-  /// The `@Guide` attribute on a declaration, if any.
-  static func guideAttribute(of declaration: some WithAttributesSyntax) -> AttributeSyntax? {
-    for element in declaration.attributes {
-      guard let attribute = element.as(AttributeSyntax.self) else { continue }
+  /// The `@Guide` attributes on a declaration, in order.
+  static func guideAttributes(of declaration: some WithAttributesSyntax) -> [AttributeSyntax] {
+    declaration.attributes.compactMap { element in
+      guard let attribute = element.as(AttributeSyntax.self) else { return nil }
       let name = attribute.attributeName.trimmedDescription
-      if name == "Guide" || name == "LanguageModels.Guide" {
-        return attribute
-      }
+      return name == "Guide" || name == "LanguageModels.Guide" ? attribute : nil
     }
-    return nil
   }
 
   /// The `description:` argument of a `@Guide`, if any.
@@ -114,7 +112,7 @@ struct StoredProperty {
 
   /// Reads description and guides, checking each guide fits the property's type.
   private mutating func readGuide(_ attribute: AttributeSyntax, in context: some MacroExpansionContext) -> Bool {
-    description = Self.description(of: attribute)
+    if let written = Self.description(of: attribute) { description = written }
     let arguments = (attribute.arguments?.as(LabeledExprListSyntax.self) ?? []).filter { $0.label == nil }
     var valid = true
     let shape = Self.shape(of: wrappedType)

@@ -180,10 +180,25 @@ import Testing
     #expect(SchemaPattern("\\bword").problem != nil)
   }
 
+  @Test("stacked @Guide attributes all apply, as in Apple's trip planner sample")
+  func stackedGuidesAllApply() throws {
+    let schema = try JSONSerialization.jsonObject(with: Data(StackedPlan.generationSchema.jsonSchema().utf8))
+    let days = (schema as? [String: Any])?["properties"].flatMap { ($0 as? [String: Any])?["days"] } as? [String: Any]
+    #expect(days?["description"] as? String == "A list of day-by-day plans.")
+    #expect(days?["minItems"] as? Int == 3 && days?["maxItems"] as? Int == 3, "\(days ?? [:])")
+  }
+
   @Test func optionalPropertiesAreNotRequired() throws {
     let schema = try GeneratedContent(json: Rating.generationSchema.jsonSchema())
     let required = try schema.value([String].self, forProperty: "required")
     #expect(!required.contains("comment"))
     #expect(required.contains("stars"))
   }
+}
+
+@Generable
+struct StackedPlan {
+  @Guide(description: "A list of day-by-day plans.")
+  @Guide(.count(3))
+  var days: [String]
 }
