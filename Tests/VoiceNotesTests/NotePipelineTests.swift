@@ -155,7 +155,7 @@ struct NotePipelineTests {
 
   @Test("a transcript longer than the context window is analysed in pieces and merged")
   func chunkedAnalysis() async throws {
-    let model = SystemLanguageModel(weights: .small, contextSize: 1800)
+    let model = SystemLanguageModel(weights: .small, contextSize: 2100)
     let analyzer = NoteAnalyzer(model: model)
     let paragraphs = [
       "Monday planning. Ingrid will draft the grant proposal and send it to the board by Friday.",
