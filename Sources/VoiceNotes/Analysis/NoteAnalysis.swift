@@ -38,20 +38,26 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// are left out, which keeps the JSON simple.
   public static let titlePattern = #"^[^ "\\\n]{1,16}( [^ "\\\n]{1,16}){2,7}$"#
 
-  /// At most 600 characters on one line. Every free text has such a bound, enforced while
-  /// decoding: a small model that falls into a loop inside a string ("#/#/####...") has to close
-  /// it and go on, instead of spending the whole response budget on it.
-  public static let summaryPattern = #"^[^"\\\n]{1,600}$"#
+  /// At most 600 characters. Every free text has such a bound, enforced while decoding: a small
+  /// model that falls into a loop inside a string ("#/#/####...") has to close it and go on,
+  /// instead of spending the whole response budget on it.
+  public static let summaryPattern = line(atMost: 600)
 
   /// A tag: lowercase (no capital letter A to Z; the app lowercases the rest), at most 40
   /// characters.
-  public static let tagPattern = #"^[^A-Z"\\\n]{1,40}$"#
+  public static let tagPattern = line(atMost: 40, excluding: "A-Z")
 
   /// A person's name: at most 60 characters.
-  public static let namePattern = #"^[^"\\\n]{1,60}$"#
+  public static let namePattern = line(atMost: 60)
 
   /// A task: at most 160 characters.
-  public static let taskPattern = #"^[^"\\\n]{1,160}$"#
+  public static let taskPattern = line(atMost: 160)
+
+  /// One line of 1 to `length` characters without quotes or backslashes (which keeps the JSON
+  /// simple), nor the characters of the class `excluded`.
+  private static func line(atMost length: Int, excluding excluded: String = "") -> String {
+    #"^[^\#(excluded)"\\\n]{1,\#(length)}$"#
+  }
 
   /// Creates an analysis; the model creates them through the generated initialiser.
   public init(title: String, summary: String, tags: [String], people: [String], actionItems: [AnalyzedActionItem]) {

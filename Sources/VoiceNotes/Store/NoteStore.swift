@@ -43,9 +43,11 @@ public actor NoteStore {
   /// --repair` can make notes of again, or a personal vocabulary), found without opening or
   /// creating anything.
   public static func isLibrary(_ folder: URL) -> Bool {
-    ["notes.sqlite", "audio", "vocabulary.json"].contains {
-      FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
-    }
+    let marks = [
+      folder.appendingPathComponent("notes.sqlite"), folder.appendingPathComponent("audio"),
+      PersonalVocabulary.file(in: folder),
+    ]
+    return marks.contains { FileManager.default.fileExists(atPath: $0.path) }
   }
 
   /// Opens the library at `library`, creating the folder, `audio/` and the database as needed and
