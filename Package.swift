@@ -74,7 +74,8 @@ let package = Package(
     .target(
       name: "LanguageModels", dependencies: ["ModelSupport", "CLlama", "CLlamaGrammar", "LanguageModelsMacros"],
       linkerSettings: engineLinkerFlags),
-    .target(name: "VoiceNotes", dependencies: ["AudioIO", "SpeechRecognition", "LanguageModels", "CSQLite"]),
+    .target(
+      name: "VoiceNotes", dependencies: ["AudioIO", "ModelSupport", "SpeechRecognition", "LanguageModels", "CSQLite"]),
     // The web app: HTTP over libmicrohttpd, the JSON API and the page's files (HTML, CSS, JS).
     .target(
       name: "WebServer",

@@ -80,17 +80,16 @@ public final class SystemLanguageModel: Sendable {
     self.useCase = useCase
     self.guardrails = guardrails
     self.modelDirectory = modelDirectory ?? .current
-    let configured = ProcessInfo.processInfo.environment["VOICENOTES_CONTEXT_SIZE"].flatMap(Int.init)
-    self.contextSize = max(contextSize ?? configured ?? 4096, 256)
+    self.contextSize = max(contextSize ?? EngineConfiguration.current.contextSize ?? 4096, 256)
   }
 
   /// Whether the model can be used now.
   public var availability: Availability {
-    switch ProcessInfo.processInfo.environment["VOICENOTES_LANGUAGE_MODEL"] {
-    case "off", "appleIntelligenceNotEnabled": return .unavailable(.appleIntelligenceNotEnabled)
-    case "deviceNotEligible": return .unavailable(.deviceNotEligible)
-    case "modelNotReady": return .unavailable(.modelNotReady)
-    default: break
+    switch EngineConfiguration.current.languageModelOverride {
+    case .off: return .unavailable(.appleIntelligenceNotEnabled)
+    case .deviceNotEligible: return .unavailable(.deviceNotEligible)
+    case .modelNotReady: return .unavailable(.modelNotReady)
+    case nil: break
     }
     if EngineHost.unsupportedReason != nil { return .unavailable(.deviceNotEligible) }
     if !weights.isInstalled(in: modelDirectory) { return .unavailable(.modelNotReady) }

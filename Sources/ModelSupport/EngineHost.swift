@@ -23,11 +23,8 @@ package enum EngineHost {
       ? nil : "the CPU lacks \(missingCPUFeatures.joined(separator: ", ")), which the engine build needs"
   }
 
-  /// Threads for an engine: `VOICENOTES_THREADS`, else every core up to eight.
-  package static var threadCount: Int {
-    ProcessInfo.processInfo.environment["VOICENOTES_THREADS"].flatMap(Int.init)
-      ?? min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
-  }
+  /// Threads for an engine: ``EngineConfiguration/threads``.
+  package static var threadCount: Int { EngineConfiguration.current.threads }
 
   /// The folder at `relativePath` in the checkout the running program was built in (found by
   /// walking up from the executable), or nil when the program does not run from a checkout.

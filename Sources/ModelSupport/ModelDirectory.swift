@@ -15,25 +15,14 @@ public struct ModelDirectory: Sendable, Hashable {
 
   /// The folder chosen from the environment, as described on the type.
   public static var current: ModelDirectory {
-    let environment = ProcessInfo.processInfo.environment
-    if let path = environment["VOICENOTES_MODELS"], !path.isEmpty {
-      return ModelDirectory(url: URL(fileURLWithPath: path, isDirectory: true))
-    }
+    let configuration = EngineConfiguration.current
+    if let folder = configuration.modelsFolder { return ModelDirectory(url: folder) }
     if let checkout = EngineHost.checkoutFolder(".deps/models") { return ModelDirectory(url: checkout) }
-    let data =
-      environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-    return ModelDirectory(url: data.appendingPathComponent("voicenotes/models", isDirectory: true))
+    return ModelDirectory(url: configuration.dataHome.appendingPathComponent("voicenotes/models", isDirectory: true))
   }
 
   /// The download cache shared by every checkout on the machine.
-  public static var cache: URL {
-    if let path = ProcessInfo.processInfo.environment["VOICENOTES_CACHE"], !path.isEmpty {
-      return URL(fileURLWithPath: path, isDirectory: true)
-    }
-    return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(
-      ".cache/voicenotes", isDirectory: true)
-  }
+  public static var cache: URL { EngineConfiguration.current.cacheFolder }
 
   /// The path of the file called `name` in this folder (whether or not it exists).
   public func file(named name: String) -> URL { url.appendingPathComponent(name) }

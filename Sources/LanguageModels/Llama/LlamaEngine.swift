@@ -291,7 +291,7 @@ actor LlamaEngine {
   }
 
   private static let initializeBackend: Void = {
-    if ProcessInfo.processInfo.environment["VOICENOTES_ENGINE_LOGS"] == nil {
+    if !EngineConfiguration.current.showsEngineLogs {
       llama_log_set(llamaDiscardLog, nil)
     }
     llama_backend_init()

@@ -229,7 +229,7 @@ actor WhisperContext {
   /// Routes whisper.cpp's log lines to nowhere unless `VOICENOTES_ENGINE_LOGS` is set; touch it
   /// before the first call into whisper.cpp.
   static let silenceLogs: Void = {
-    if ProcessInfo.processInfo.environment["VOICENOTES_ENGINE_LOGS"] == nil {
+    if !EngineConfiguration.current.showsEngineLogs {
       whisper_log_set(whisperDiscardLog, nil)
     }
   }()

@@ -34,12 +34,12 @@ struct WhisperDecodingOptions: Sendable, Equatable {
 
   /// Defaults tuned for accuracy on two cores: beam search of width 5, all cores, VAD when present.
   static func standard(language: String?, voiceActivityModel: String?) -> WhisperDecodingOptions {
-    let environment = ProcessInfo.processInfo.environment
+    let configuration = EngineConfiguration.current
     return WhisperDecodingOptions(
       language: language,
-      threads: EngineHost.threadCount,
-      beamSize: environment["VOICENOTES_BEAM_SIZE"].flatMap(Int.init) ?? 5,
-      voiceActivityModel: environment["VOICENOTES_VAD"] == "0" ? nil : voiceActivityModel,
+      threads: configuration.threads,
+      beamSize: configuration.beamSize ?? 5,
+      voiceActivityModel: configuration.usesVoiceActivityDetection ? voiceActivityModel : nil,
       initialPrompt: nil)
   }
 }

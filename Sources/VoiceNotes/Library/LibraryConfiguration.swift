@@ -34,9 +34,6 @@ public struct LibraryConfiguration: Sendable, Equatable {
     path: String?, environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> URL {
     if let path, !path.isEmpty { return URL(fileURLWithPath: path, isDirectory: true) }
-    if let path = environment["VOICENOTES_LIBRARY"], !path.isEmpty {
-      return URL(fileURLWithPath: path, isDirectory: true)
-    }
-    return NoteStore.defaultLibrary
+    return EngineConfiguration(environment: environment).libraryFolder ?? NoteStore.defaultLibrary
   }
 }

@@ -1,5 +1,6 @@
 import AudioIO
 import Foundation
+import ModelSupport
 
 /// The note library: one folder holding `notes.sqlite` and the recordings in `audio/`.
 ///
@@ -29,14 +30,7 @@ public actor NoteStore {
 
   /// `$XDG_DATA_HOME/voicenotes`, or `~/.local/share/voicenotes` when that is unset (or relative).
   public static var defaultLibrary: URL {
-    let environment = ProcessInfo.processInfo.environment
-    if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
-      return URL(fileURLWithPath: dataHome, isDirectory: true).appendingPathComponent("voicenotes", isDirectory: true)
-    }
-    let home =
-      environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-      ?? FileManager.default.homeDirectoryForCurrentUser
-    return home.appendingPathComponent(".local/share/voicenotes", isDirectory: true)
+    EngineConfiguration.current.dataHome.appendingPathComponent("voicenotes", isDirectory: true)
   }
 
   /// Whether `folder` holds a library (its `notes.sqlite`, its `audio/` folder, which `doctor

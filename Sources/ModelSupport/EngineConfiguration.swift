@@ -1,0 +1,86 @@
+import Foundation
+
+/// Every setting the engines, their backends and the app read from the environment, read here and
+/// nowhere else, so a newcomer finds each knob in one file and tests can build a configuration
+/// from a dictionary instead of changing the process's environment.
+///
+/// | variable | setting |
+/// |---|---|
+/// | `VOICENOTES_MODELS` | ``modelsFolder`` |
+/// | `VOICENOTES_CACHE` | ``cacheFolder`` |
+/// | `VOICENOTES_LIBRARY` | ``libraryFolder`` |
+/// | `VOICENOTES_THREADS` | ``threads`` |
+/// | `VOICENOTES_CONTEXT_SIZE` | ``contextSize`` |
+/// | `VOICENOTES_LANGUAGE_MODEL` | ``languageModelOverride`` |
+/// | `VOICENOTES_BEAM_SIZE` | ``beamSize`` |
+/// | `VOICENOTES_VAD` (`0` turns it off) | ``usesVoiceActivityDetection`` |
+/// | `VOICENOTES_ENGINE_LOGS` (any value) | ``showsEngineLogs`` |
+/// | `XDG_DATA_HOME`, `HOME` | ``dataHome`` |
+public struct EngineConfiguration: Sendable, Equatable {
+  /// A forced availability for the language model, for trying an app's unavailable states.
+  public enum LanguageModelOverride: String, Sendable, Equatable {
+    /// Language model features are turned off (`off` or `appleIntelligenceNotEnabled`).
+    case off
+    /// The machine is treated as unable to run the model.
+    case deviceNotEligible
+    /// The model is treated as not installed.
+    case modelNotReady
+  }
+
+  /// The models folder named by the environment, or nil to use the checkout's or the user's.
+  public var modelsFolder: URL?
+  /// The download cache shared by every checkout on the machine.
+  public var cacheFolder: URL
+  /// The library folder named by the environment, or nil for the default one.
+  public var libraryFolder: URL?
+  /// The folder user data lives under (`$XDG_DATA_HOME`, else `~/.local/share`).
+  public var dataHome: URL
+  /// CPU threads an engine uses.
+  public var threads: Int
+  /// Tokens a language-model session holds, when the environment sets it.
+  public var contextSize: Int?
+  /// A forced availability for the language model, or nil for its real availability.
+  public var languageModelOverride: LanguageModelOverride?
+  /// Whisper's beam width, when the environment sets it.
+  public var beamSize: Int?
+  /// Whether silence is removed by voice-activity detection before decoding.
+  public var usesVoiceActivityDetection: Bool
+  /// Whether the engines' own log lines reach stderr.
+  public var showsEngineLogs: Bool
+
+  /// The configuration `environment` describes; unset or unreadable values take their defaults.
+  public init(environment: [String: String]) {
+    func folder(_ name: String) -> URL? {
+      guard let path = environment[name], !path.isEmpty else { return nil }
+      return URL(fileURLWithPath: path, isDirectory: true)
+    }
+    let home = folder("HOME") ?? FileManager.default.homeDirectoryForCurrentUser
+    modelsFolder = folder("VOICENOTES_MODELS")
+    cacheFolder = folder("VOICENOTES_CACHE") ?? home.appendingPathComponent(".cache/voicenotes", isDirectory: true)
+    libraryFolder = folder("VOICENOTES_LIBRARY")
+    if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+      self.dataHome = URL(fileURLWithPath: dataHome, isDirectory: true)
+    } else {
+      dataHome = home.appendingPathComponent(".local/share", isDirectory: true)
+    }
+    threads =
+      environment["VOICENOTES_THREADS"].flatMap(Int.init).map { max($0, 1) }
+      ?? min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
+    contextSize = environment["VOICENOTES_CONTEXT_SIZE"].flatMap(Int.init)
+    languageModelOverride =
+      switch environment["VOICENOTES_LANGUAGE_MODEL"] {
+      case "off", "appleIntelligenceNotEnabled": .off
+      case "deviceNotEligible": .deviceNotEligible
+      case "modelNotReady": .modelNotReady
+      default: nil
+      }
+    beamSize = environment["VOICENOTES_BEAM_SIZE"].flatMap(Int.init).map { max($0, 1) }
+    usesVoiceActivityDetection = environment["VOICENOTES_VAD"] != "0"
+    showsEngineLogs = environment["VOICENOTES_ENGINE_LOGS"] != nil
+  }
+
+  /// The configuration of this process, read from its environment now.
+  public static var current: EngineConfiguration {
+    EngineConfiguration(environment: ProcessInfo.processInfo.environment)
+  }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import ModelSupport
+import Testing
+
+@Suite("Engine configuration")
+struct EngineConfigurationTests {
+  @Test("every variable is read into its setting")
+  func readsEveryVariable() {
+    let configuration = EngineConfiguration(environment: [
+      "HOME": "/home/ada", "VOICENOTES_MODELS": "/m", "VOICENOTES_CACHE": "/c", "VOICENOTES_LIBRARY": "/l",
+      "XDG_DATA_HOME": "/d", "VOICENOTES_THREADS": "3", "VOICENOTES_CONTEXT_SIZE": "2048",
+      "VOICENOTES_LANGUAGE_MODEL": "modelNotReady", "VOICENOTES_BEAM_SIZE": "1", "VOICENOTES_VAD": "0",
+      "VOICENOTES_ENGINE_LOGS": "1",
+    ])
+    #expect(configuration.modelsFolder?.path == "/m")
+    #expect(configuration.cacheFolder.path == "/c")
+    #expect(configuration.libraryFolder?.path == "/l")
+    #expect(configuration.dataHome.path == "/d")
+    #expect(configuration.threads == 3)
+    #expect(configuration.contextSize == 2048)
+    #expect(configuration.languageModelOverride == .modelNotReady)
+    #expect(configuration.beamSize == 1)
+    #expect(!configuration.usesVoiceActivityDetection)
+    #expect(configuration.showsEngineLogs)
+  }
+
+  @Test("unset and unreadable values take their defaults")
+  func defaults() {
+    let configuration = EngineConfiguration(environment: [
+      "HOME": "/home/ada", "XDG_DATA_HOME": "relative", "VOICENOTES_THREADS": "many",
+      "VOICENOTES_LANGUAGE_MODEL": "llama", "VOICENOTES_MODELS": "",
+    ])
+    #expect(configuration.modelsFolder == nil)
+    #expect(configuration.cacheFolder.path == "/home/ada/.cache/voicenotes")
+    #expect(configuration.dataHome.path == "/home/ada/.local/share")
+    #expect(configuration.threads >= 1 && configuration.threads <= 8)
+    #expect(configuration.languageModelOverride == nil)
+    #expect(configuration.usesVoiceActivityDetection)
+    #expect(!configuration.showsEngineLogs)
+  }
+}
