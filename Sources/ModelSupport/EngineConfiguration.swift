@@ -16,7 +16,27 @@ import Foundation
 /// | `VOICENOTES_VAD` (`0` turns it off) | ``usesVoiceActivityDetection`` |
 /// | `VOICENOTES_ENGINE_LOGS` (any value) | ``showsEngineLogs`` |
 /// | `XDG_DATA_HOME`, `HOME` | ``dataHome`` |
+/// | `VOICENOTES_LANGUAGE_MODEL_SERVER`, `…_MODEL`, `…_API_KEY` | ``languageModelServer`` |
+/// | `VOICENOTES_TRANSCRIPTION_SERVER`, `…_MODEL`, `…_API_KEY` | ``transcriptionServer`` |
 public struct EngineConfiguration: Sendable, Equatable {
+  /// An OpenAI-compatible server: its base URL (ending before `/v1`), the model to ask for, and
+  /// an optional API key sent as a bearer token.
+  public struct ServerEndpoint: Sendable, Hashable {
+    /// The server's base URL, such as `http://127.0.0.1:8080`.
+    public var url: URL
+    /// The model name sent with each request, or nil to send the server's default.
+    public var model: String?
+    /// The key sent as `Authorization: Bearer …`, or nil.
+    public var apiKey: String?
+
+    /// A server at `url`, asked for `model`, with `apiKey`.
+    public init(url: URL, model: String? = nil, apiKey: String? = nil) {
+      self.url = url
+      self.model = model
+      self.apiKey = apiKey
+    }
+  }
+
   /// A forced availability for the language model, for trying an app's unavailable states.
   public enum LanguageModelOverride: String, Sendable, Equatable {
     /// Language model features are turned off (`off` or `appleIntelligenceNotEnabled`).
@@ -47,6 +67,10 @@ public struct EngineConfiguration: Sendable, Equatable {
   public var usesVoiceActivityDetection: Bool
   /// Whether the engines' own log lines reach stderr.
   public var showsEngineLogs: Bool
+  /// The server that answers language-model requests instead of the local engine, or nil.
+  public var languageModelServer: ServerEndpoint?
+  /// The server that transcribes files instead of the local engine, or nil.
+  public var transcriptionServer: ServerEndpoint?
 
   /// The configuration `environment` describes; unset or unreadable values take their defaults.
   public init(environment: [String: String]) {
@@ -77,6 +101,14 @@ public struct EngineConfiguration: Sendable, Equatable {
     beamSize = environment["VOICENOTES_BEAM_SIZE"].flatMap(Int.init).map { max($0, 1) }
     usesVoiceActivityDetection = environment["VOICENOTES_VAD"] != "0"
     showsEngineLogs = environment["VOICENOTES_ENGINE_LOGS"] != nil
+    func server(_ prefix: String) -> ServerEndpoint? {
+      guard let text = environment[prefix], !text.isEmpty, let url = URL(string: text) else { return nil }
+      return ServerEndpoint(
+        url: url, model: environment[prefix + "_MODEL"].flatMap { $0.isEmpty ? nil : $0 },
+        apiKey: environment[prefix + "_API_KEY"].flatMap { $0.isEmpty ? nil : $0 })
+    }
+    languageModelServer = server("VOICENOTES_LANGUAGE_MODEL_SERVER")
+    transcriptionServer = server("VOICENOTES_TRANSCRIPTION_SERVER")
   }
 
   /// The configuration of this process, read from its environment now.

@@ -10,7 +10,9 @@ struct EngineConfigurationTests {
       "HOME": "/home/ada", "VOICENOTES_MODELS": "/m", "VOICENOTES_CACHE": "/c", "VOICENOTES_LIBRARY": "/l",
       "XDG_DATA_HOME": "/d", "VOICENOTES_THREADS": "3", "VOICENOTES_CONTEXT_SIZE": "2048",
       "VOICENOTES_LANGUAGE_MODEL": "modelNotReady", "VOICENOTES_BEAM_SIZE": "1", "VOICENOTES_VAD": "0",
-      "VOICENOTES_ENGINE_LOGS": "1",
+      "VOICENOTES_ENGINE_LOGS": "1", "VOICENOTES_LANGUAGE_MODEL_SERVER": "http://127.0.0.1:8080",
+      "VOICENOTES_LANGUAGE_MODEL_SERVER_MODEL": "qwen", "VOICENOTES_TRANSCRIPTION_SERVER": "http://127.0.0.1:9000",
+      "VOICENOTES_TRANSCRIPTION_SERVER_API_KEY": "secret",
     ])
     #expect(configuration.modelsFolder?.path == "/m")
     #expect(configuration.cacheFolder.path == "/c")
@@ -22,6 +24,12 @@ struct EngineConfigurationTests {
     #expect(configuration.beamSize == 1)
     #expect(!configuration.usesVoiceActivityDetection)
     #expect(configuration.showsEngineLogs)
+    #expect(
+      configuration.languageModelServer
+        == .init(url: URL(string: "http://127.0.0.1:8080")!, model: "qwen", apiKey: nil))
+    #expect(
+      configuration.transcriptionServer
+        == .init(url: URL(string: "http://127.0.0.1:9000")!, model: nil, apiKey: "secret"))
   }
 
   @Test("unset and unreadable values take their defaults")
@@ -37,5 +45,6 @@ struct EngineConfigurationTests {
     #expect(configuration.languageModelOverride == nil)
     #expect(configuration.usesVoiceActivityDetection)
     #expect(!configuration.showsEngineLogs)
+    #expect(configuration.languageModelServer == nil && configuration.transcriptionServer == nil)
   }
 }
