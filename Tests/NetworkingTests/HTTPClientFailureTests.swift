@@ -102,6 +102,21 @@ struct HTTPClientFailureTests {
     #expect(arrivals.count == 2 && arrivals[0].1 < .milliseconds(700) && arrivals[1].1 >= .milliseconds(700))
   }
 
+  @Test("body chunks arrive as the server writes them, before the response ends")
+  func bodyChunksArriveIncrementally() async throws {
+    let listener = try LoopbackListener(
+      answering: ["HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello", "world"], pause: .milliseconds(500))
+    let started = ContinuousClock.now
+    let response = try await client.stream(HTTPClientRequest(url: listener.url, timeout: .seconds(10)))
+    #expect(response.headers["content-length"] == "10")
+    var chunks: [(String, Duration)] = []
+    for try await chunk in response.body {
+      chunks.append((String(decoding: chunk, as: UTF8.self), ContinuousClock.now - started))
+    }
+    #expect(chunks.map(\.0) == ["hello", "world"])
+    #expect(chunks.count == 2 && chunks[0].1 < .milliseconds(400) && chunks[1].1 >= .milliseconds(450))
+  }
+
   @Test("an HTTP error status is a response, with its body")
   func errorStatusIsAResponse() async throws {
     let listener = try LoopbackListener(answering: [

@@ -113,9 +113,9 @@ public final class ReferenceServer: @unchecked Sendable {
   }
 
   /// Stops the server (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. Idempotent.
+  /// The log file goes too.
   public func stop() {
-    guard markStopped() else { return }
-    if process.isRunning {
+    if markStopped() && process.isRunning {
       process.terminate()
       let deadline = ContinuousClock.now + .seconds(5)
       while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
@@ -126,7 +126,7 @@ public final class ReferenceServer: @unchecked Sendable {
   }
 
   /// Kills the server at once (SIGKILL), as a crash would, and waits for it to exit: for tests
-  /// of what a client sees when its server dies mid-request. The log stays for inspection.
+  /// of what a client sees when its server dies mid-request. The log stays until ``stop()``.
   public func kill() {
     guard markStopped() else { return }
     if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
