@@ -41,6 +41,22 @@ struct HTTPClientFailureTests {
     #expect(elapsed >= .milliseconds(1400) && elapsed < .milliseconds(2500), "took \(elapsed)")
   }
 
+  @Test("a connection the server never completes is .timedOut after the connect timeout")
+  func connectTimeout() async throws {
+    let (listener, fillers) = try LoopbackListener.full()
+    defer {
+      for filler in fillers { close(filler) }
+    }
+    let started = ContinuousClock.now
+    let error = await #expect(throws: HTTPClientError.self) {
+      _ = try await client.send(
+        HTTPClientRequest(url: listener.url, timeout: .seconds(20), connectTimeout: .milliseconds(800)))
+    }
+    let elapsed = ContinuousClock.now - started
+    #expect(error == .timedOut(url: listener.url.absoluteString, seconds: 0.8))
+    #expect(elapsed >= .milliseconds(700) && elapsed < .milliseconds(1800), "took \(elapsed)")
+  }
+
   @Test("the timeout also bounds a stream's head")
   func silentServerTimesOutStreaming() async throws {
     let listener = try LoopbackListener()

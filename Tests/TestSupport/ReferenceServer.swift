@@ -64,8 +64,14 @@ public final class ReferenceServer: @unchecked Sendable {
   /// `["--parallel", "2", "-c", "4096"]`), and waits until it is ready.
   ///
   /// llama-server b11312 needs no flag for `tools` or `response_format` json_schema: its Jinja
-  /// chat templates are on by default. whisper-server gets `--inference-path
-  /// /v1/audio/transcriptions`. Both get `-t 2` unless `arguments` names the threads.
+  /// chat templates are on by default (`--jinja`), and `/props` reports the template's
+  /// `supports_tools`. json_schema constrains the output. Tool calls come back as `tool_calls`
+  /// only when the model writes the template's call syntax: the Qwen2.5-Coder models (qwen-0.5b,
+  /// qwen-1.5b) answer a `tools` request with the call as plain JSON in `content`, without
+  /// `<tool_call>` tags, even with `"tool_choice": "required"`. Pass `-c 4096` or so: the
+  /// default context is the model's training context (32k for Qwen). whisper-server gets
+  /// `--inference-path /v1/audio/transcriptions`. Both get `-t 2` unless `arguments` names the
+  /// threads.
   ///
   /// - Throws: ``ReferenceServerError`` when the program is missing, exits, or is not ready
   ///   within `readyTimeout`.
