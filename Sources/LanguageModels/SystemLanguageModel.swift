@@ -53,7 +53,9 @@ public final class SystemLanguageModel: Sendable {
     case unavailable(UnavailableReason)
   }
 
-  /// The default model: ``LanguageModelWeights/default`` from the current models folder.
+  /// The default model: the configured language-model server when there is one
+  /// (``EngineConfiguration/languageModelServer``, `VOICENOTES_LANGUAGE_MODEL_SERVER`), else
+  /// ``LanguageModelWeights/default`` from the current models folder.
   public static let `default` = SystemLanguageModel()
 
   /// What runs the model.
@@ -72,9 +74,29 @@ public final class SystemLanguageModel: Sendable {
   /// The models folder the local backend reads, or nil when another backend answers.
   public var modelDirectory: ModelDirectory? { (backend as? LlamaBackend)?.modelDirectory }
 
-  /// The default weights, for `useCase`.
-  public convenience init(useCase: UseCase = .general, guardrails: Guardrails = .default) {
-    self.init(weights: .default, useCase: useCase, guardrails: guardrails)
+  /// The default model for `useCase`: the configured server when `configuration` names one,
+  /// else the default weights.
+  public convenience init(
+    useCase: UseCase = .general, guardrails: Guardrails = .default, configuration: EngineConfiguration = .current
+  ) {
+    if let server = configuration.languageModelServer {
+      self.init(server: server, useCase: useCase, guardrails: guardrails, configuration: configuration)
+    } else {
+      self.init(
+        backend: LlamaBackend(weights: .default, configuration: configuration), useCase: useCase,
+        guardrails: guardrails)
+    }
+  }
+
+  /// A model that an OpenAI-compatible server answers (``OpenAIChatBackend``). `contextSize` is
+  /// what ``contextSize`` reports (by default the configured size, else 4096).
+  public convenience init(
+    server: EngineConfiguration.ServerEndpoint, contextSize: Int? = nil, useCase: UseCase = .general,
+    guardrails: Guardrails = .default, configuration: EngineConfiguration = .current
+  ) {
+    self.init(
+      backend: OpenAIChatBackend(server: server, contextSize: contextSize, configuration: configuration),
+      useCase: useCase, guardrails: guardrails, contextSize: contextSize)
   }
 
   /// A model that runs `weights` from `modelDirectory` with a context of `contextSize` tokens.
