@@ -30,7 +30,8 @@ import Synchronization
 /// exactly as locally. Other servers get `tools` and `response_format`. Everywhere, the answer
 /// and the tool arguments are also checked on arrival (``GenerationSchema`` conformance) and the
 /// request sent again, at most ``maximumAttempts`` times in all, before
-/// ``LanguageModelSession/GenerationError/decodingFailure(_:)``.
+/// ``LanguageModelSession/GenerationError/decodingFailure(_:)``. A retried answer streams again
+/// from its start, so a stream's snapshots can restart once a server's answer was refused.
 ///
 /// ```swift
 /// let server = EngineConfiguration.ServerEndpoint(url: URL(string: "http://127.0.0.1:8080")!)
