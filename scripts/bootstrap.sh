@@ -31,7 +31,7 @@ APT_PACKAGES=(
   cmake ninja-build pkg-config g++ unzip
   libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
   libsqlite3-dev libespeak-ng-dev
-  libasound2-dev libmicrohttpd-dev
+  libasound2-dev libmicrohttpd-dev libcurl4-openssl-dev
   chromium chromium-driver openssl curl
   ffmpeg espeak-ng sox pocketsphinx-testdata
   zsh fish tmux
