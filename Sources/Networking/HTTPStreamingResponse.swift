@@ -4,7 +4,12 @@
 /// Read one of ``body`` and ``events``, not both (they take from the same bytes). Either stream
 /// throws an ``HTTPClientError``: `.transport` when the connection drops before the end,
 /// `.timedOut` when the request's timeout passes, `.cancelled` when the reading task is
-/// cancelled. Dropping the response unread cancels the transfer.
+/// cancelled while it waits for the next element. Dropping the response cancels the transfer.
+///
+/// A task cancelled between two elements (while its loop body runs) sees the stream end early
+/// instead, without an error: that is how `AsyncThrowingStream` ends on cancellation, and this
+/// type's streams are `AsyncThrowingStream`s. After the loop, `try Task.checkCancellation()`
+/// (or treat a stream that ended without its final event, such as `[DONE]`, as cut short).
 ///
 /// ```swift
 /// let response = try await HTTPClient.shared.stream(request)

@@ -41,6 +41,22 @@ struct HTTPClientFailureTests {
     #expect(elapsed >= .milliseconds(1400) && elapsed < .milliseconds(2500), "took \(elapsed)")
   }
 
+  @Test("a connection the server never completes is .timedOut after the connect timeout")
+  func connectTimeout() async throws {
+    let (listener, fillers) = try LoopbackListener.full()
+    defer {
+      for filler in fillers { close(filler) }
+    }
+    let started = ContinuousClock.now
+    let error = await #expect(throws: HTTPClientError.self) {
+      _ = try await client.send(
+        HTTPClientRequest(url: listener.url, timeout: .seconds(20), connectTimeout: .milliseconds(800)))
+    }
+    let elapsed = ContinuousClock.now - started
+    #expect(error == .timedOut(url: listener.url.absoluteString, seconds: 0.8))
+    #expect(elapsed >= .milliseconds(700) && elapsed < .milliseconds(1800), "took \(elapsed)")
+  }
+
   @Test("the timeout also bounds a stream's head")
   func silentServerTimesOutStreaming() async throws {
     let listener = try LoopbackListener()
@@ -100,6 +116,21 @@ struct HTTPClientFailureTests {
     #expect(arrivals.map(\.0) == [ServerSentEvent(data: "first"), ServerSentEvent(data: "second")])
     // "first" came with the second write (about 0.4 s), "second" with the third (about 0.8 s).
     #expect(arrivals.count == 2 && arrivals[0].1 < .milliseconds(700) && arrivals[1].1 >= .milliseconds(700))
+  }
+
+  @Test("body chunks arrive as the server writes them, before the response ends")
+  func bodyChunksArriveIncrementally() async throws {
+    let listener = try LoopbackListener(
+      answering: ["HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello", "world"], pause: .milliseconds(500))
+    let started = ContinuousClock.now
+    let response = try await client.stream(HTTPClientRequest(url: listener.url, timeout: .seconds(10)))
+    #expect(response.headers["content-length"] == "10")
+    var chunks: [(String, Duration)] = []
+    for try await chunk in response.body {
+      chunks.append((String(decoding: chunk, as: UTF8.self), ContinuousClock.now - started))
+    }
+    #expect(chunks.map(\.0) == ["hello", "world"])
+    #expect(chunks.count == 2 && chunks[0].1 < .milliseconds(400) && chunks[1].1 >= .milliseconds(450))
   }
 
   @Test("an HTTP error status is a response, with its body")

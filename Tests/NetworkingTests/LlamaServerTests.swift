@@ -100,12 +100,40 @@ struct LlamaServerTests {
       return count
     }
     for await _ in started { break }
+    // Cancel while the reader waits for the next token (a stream cancelled between two elements
+    // ends early instead of throwing: AsyncThrowingStream's rule).
+    try await Task.sleep(for: .milliseconds(20))
     let cancelled = ContinuousClock.now
     task.cancel()
     let result = await task.result
     #expect(ContinuousClock.now - cancelled < .milliseconds(500))
     #expect(throws: HTTPClientError.cancelled) { try result.get() }
     // The server saw the connection close and serves the next request (one slot only).
+    let next = try await client.send(
+      HTTPClientRequest(
+        method: "POST", url: server.baseURL.appendingPathComponent("v1/chat/completions"),
+        body: .json(Data(#"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":4}"#.utf8)),
+        timeout: .seconds(30)))
+    #expect(next.status == 200)
+  }
+
+  @Test("a task cancelled between two events sees the stream end early, and the transfer stops")
+  func cancelBetweenEvents() async throws {
+    let server = try await startServer()
+    defer { server.stop() }
+    let client = client
+    let request = chatRequest(server, tokens: 5000)
+    let task = Task { () async throws -> [String] in
+      let response = try await client.stream(request)
+      var datas: [String] = []
+      for try await event in response.events {
+        datas.append(event.data)
+        if datas.count == 3 { withUnsafeCurrentTask { $0?.cancel() } }
+      }
+      return datas
+    }
+    let datas = try await task.value
+    #expect(datas.count == 3 && !datas.contains("[DONE]"), "\(datas.count) events")
     let next = try await client.send(
       HTTPClientRequest(
         method: "POST", url: server.baseURL.appendingPathComponent("v1/chat/completions"),

@@ -11,7 +11,34 @@ final class LoopbackListener: @unchecked Sendable {
 
   /// A listener that never accepts.
   init() throws {
-    socket = try Self.listen()
+    socket = try Self.listen(backlog: 16)
+    port = Self.port(of: socket)
+  }
+
+  /// A listener whose accept queue is full, so the kernel drops new connections' SYNs and a
+  /// client's connect hangs until its connect timeout: `fillers` keeps the queue's connections.
+  static func full() throws -> (LoopbackListener, fillers: [Int32]) {
+    let listener = try LoopbackListener(backlog: 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = listener.port.bigEndian
+    let fillers = (0..<3).map { _ in
+      let filler = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      _ = fcntl(filler, F_SETFL, fcntl(filler, F_GETFL) | O_NONBLOCK)
+      _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      return filler
+    }
+    usleep(200_000)
+    return (listener, fillers)
+  }
+
+  private init(backlog: Int32) throws {
+    socket = try Self.listen(backlog: backlog)
     port = Self.port(of: socket)
   }
 
@@ -40,7 +67,7 @@ final class LoopbackListener: @unchecked Sendable {
 
   deinit { close(socket) }
 
-  private static func listen() throws -> Int32 {
+  private static func listen(backlog: Int32) throws -> Int32 {
     let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -50,7 +77,7 @@ final class LoopbackListener: @unchecked Sendable {
         bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
       }
     }
-    guard socket >= 0, bound, Foundation.listen(socket, 16) == 0 else {
+    guard socket >= 0, bound, Foundation.listen(socket, backlog) == 0 else {
       throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
     return socket

@@ -64,8 +64,14 @@ public final class ReferenceServer: @unchecked Sendable {
   /// `["--parallel", "2", "-c", "4096"]`), and waits until it is ready.
   ///
   /// llama-server b11312 needs no flag for `tools` or `response_format` json_schema: its Jinja
-  /// chat templates are on by default. whisper-server gets `--inference-path
-  /// /v1/audio/transcriptions`. Both get `-t 2` unless `arguments` names the threads.
+  /// chat templates are on by default (`--jinja`), and `/props` reports the template's
+  /// `supports_tools`. json_schema constrains the output. Tool calls come back as `tool_calls`
+  /// only when the model writes the template's call syntax: the Qwen2.5-Coder models (qwen-0.5b,
+  /// qwen-1.5b) answer a `tools` request with the call as plain JSON in `content`, without
+  /// `<tool_call>` tags, even with `"tool_choice": "required"`. Pass `-c 4096` or so: the
+  /// default context is the model's training context (32k for Qwen). whisper-server gets
+  /// `--inference-path /v1/audio/transcriptions`. Both get `-t 2` unless `arguments` names the
+  /// threads.
   ///
   /// - Throws: ``ReferenceServerError`` when the program is missing, exits, or is not ready
   ///   within `readyTimeout`.
@@ -113,9 +119,9 @@ public final class ReferenceServer: @unchecked Sendable {
   }
 
   /// Stops the server (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. Idempotent.
+  /// The log file goes too.
   public func stop() {
-    guard markStopped() else { return }
-    if process.isRunning {
+    if markStopped() && process.isRunning {
       process.terminate()
       let deadline = ContinuousClock.now + .seconds(5)
       while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
@@ -126,7 +132,7 @@ public final class ReferenceServer: @unchecked Sendable {
   }
 
   /// Kills the server at once (SIGKILL), as a crash would, and waits for it to exit: for tests
-  /// of what a client sees when its server dies mid-request. The log stays for inspection.
+  /// of what a client sees when its server dies mid-request. The log stays until ``stop()``.
   public func kill() {
     guard markStopped() else { return }
     if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
