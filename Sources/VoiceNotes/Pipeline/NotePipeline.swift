@@ -185,7 +185,7 @@ public actor NotePipeline {
         }
         note.processing.lastError = nil
       } catch {
-        note.processing.lastError = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        note.processing.lastError = FailureText.describe(error)
         try await saveKeepingUserChanges(&note)
         throw error
       }
@@ -218,7 +218,7 @@ public actor NotePipeline {
       do {
         result.processed.append(try await processHoldingLock(current, progress: progress))
       } catch {
-        let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        let message = FailureText.describe(error)
         let recorded = (try? await store.note(id: current.id))??.processing.lastError != nil
         result.failures.append(ResumeResult.Failure(noteID: current.id, message: message, isRecorded: recorded))
       }

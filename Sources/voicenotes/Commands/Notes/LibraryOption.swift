@@ -103,7 +103,7 @@ enum LibraryOption {
         failures += 1
         progress.clear()
         CommandRunner.report(
-          "note \(note.id.prefix(8)): \((error as? LocalizedError)?.errorDescription ?? "\(error)"); "
+          "note \(note.id.prefix(8)): \(FailureText.describe(error)); "
             + "run `voicenotes retry \(note.id.prefix(8))`")
       }
     }
