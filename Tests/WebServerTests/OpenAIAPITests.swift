@@ -330,4 +330,60 @@ struct OpenAIAPITests {
       #expect(choice?["finish_reason"] as? String == "length" && content.hasPrefix("{"), "\(any.text)")
     }
   }
+
+  @Test("tools: a named tool_choice comes back as tool_calls with JSON arguments; tool outputs go back in")
+  func toolCalls() async throws {
+    let server = try await TestServer.start()
+    defer { Task { await server.stop() } }
+    let weather: [String: Any] = [
+      "type": "function",
+      "function": [
+        "name": "get_weather", "description": "The weather in a city.",
+        "parameters": [
+          "type": "object", "required": ["city"], "properties": ["city": ["type": "string"]],
+        ] as [String: Any],
+      ] as [String: Any],
+    ]
+    var request = Self.hello
+    request["max_tokens"] = 60
+    request["tools"] = [weather]
+    request["tool_choice"] = ["type": "function", "function": ["name": "get_weather"]]
+    let response = try server.client.send("POST", "/v1/chat/completions", json: request, timeout: 120)
+    let choice = try #require((response.json["choices"] as? [[String: Any]])?.first, "\(response.text)")
+    #expect(choice["finish_reason"] as? String == "tool_calls", "\(response.text)")
+    let message = try #require(choice["message"] as? [String: Any])
+    #expect(message["content"] is NSNull)
+    let call = try #require((message["tool_calls"] as? [[String: Any]])?.first)
+    let function = try #require(call["function"] as? [String: Any])
+    #expect(function["name"] as? String == "get_weather" && call["type"] as? String == "function")
+    let arguments = try #require(function["arguments"] as? String)
+    let parsed = try JSONSerialization.jsonObject(with: Data(arguments.utf8)) as? [String: Any]
+    #expect(parsed?["city"] is String, "\(arguments)")
+
+    // The client ran the tool: its output goes back, and the model answers (no tool this time).
+    var followUp = Self.hello
+    followUp["max_tokens"] = 16
+    followUp["tools"] = [weather]
+    followUp["tool_choice"] = "none"
+    followUp["messages"] =
+      (Self.hello["messages"] as? [Any] ?? []) + [
+        ["role": "assistant", "content": NSNull(), "tool_calls": [call]],
+        ["role": "tool", "tool_call_id": call["id"] as? String ?? "", "content": #"{"celsius": 18}"#],
+      ]
+    let answer = try server.client.send("POST", "/v1/chat/completions", json: followUp, timeout: 120)
+    let answerChoice = (answer.json["choices"] as? [[String: Any]])?.first
+    #expect(answerChoice?["finish_reason"] as? String != "tool_calls", "\(answer.text)")
+    let answerText = (answerChoice?["message"] as? [String: Any])?["content"] as? String
+    #expect(answerText?.isEmpty == false, "\(answer.text)")
+
+    // Streamed, the call comes in the last chunk's delta, with its index.
+    request["stream"] = true
+    let streamed = try server.client.send("POST", "/v1/chat/completions", json: request, timeout: 120)
+    let last = streamed.text.components(separatedBy: "\n").filter { $0.hasPrefix("data: {") }.last ?? ""
+    let chunk = (try? JSONSerialization.jsonObject(with: Data(last.dropFirst(6).utf8))) as? [String: Any]
+    let final = (chunk?["choices"] as? [[String: Any]])?.first
+    #expect(final?["finish_reason"] as? String == "tool_calls", "\(streamed.text)")
+    let delta = ((final?["delta"] as? [String: Any])?["tool_calls"] as? [[String: Any]])?.first
+    #expect(delta?["index"] as? Int == 0 && (delta?["function"] as? [String: Any])?["name"] as? String == "get_weather")
+  }
 }

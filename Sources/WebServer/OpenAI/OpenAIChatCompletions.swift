@@ -42,6 +42,7 @@ struct OpenAIChatCompletions: Sendable {
     let task = Mutex<Task<Void, Never>?>(nil)
     let events = HTTPEventStream(onClose: { task.withLock { $0?.cancel() } })
     let queue = self.queue
+    let offersTools = !request.tools.isEmpty && request.toolChoice != .none
     @Sendable func send(_ data: Data) { events.send(data: String(decoding: data, as: UTF8.self)) }
     send(completion.chunk(delta: ["role": "assistant", "content": ""]))
     let work = Task {
@@ -49,6 +50,11 @@ struct OpenAIChatCompletions: Sendable {
       do {
         let reply = try await queue.run(turn) {
           try await backend.respond(to: request) { text in
+            // An answer that may turn out to be a tool call written as JSON is held back until
+            // the reply says which it is.
+            if offersTools, let first = text.first(where: { !$0.isWhitespace }), first == "{" || first == "`" {
+              return
+            }
             // Cumulative text: send what is new since the last piece.
             let piece: Substring? = sent.withLock { count in
               guard text.count > count else { return nil }
