@@ -9,7 +9,7 @@ import VoiceNotes
 /// for the library's default speech model, as OpenAI clients ask for it.
 struct OpenAIModelCatalog: Sendable {
   /// One entry of `GET /v1/models`.
-  struct Entry: Encodable, Sendable, Equatable {
+  struct Entry: Sendable, Equatable {
     /// The model's name.
     var id: String
     /// Always `model`.
@@ -18,11 +18,6 @@ struct OpenAIModelCatalog: Sendable {
     var created: Int
     /// Always `voicenotes`.
     var ownedBy = "voicenotes"
-
-    enum CodingKeys: String, CodingKey {
-      case id, object, created
-      case ownedBy = "owned_by"
-    }
   }
 
   /// OpenAI's name for its speech model, taken to mean the library's default speech model.
