@@ -109,7 +109,9 @@ struct OpenAIAPITests {
     expectOpenAIError(
       try client.send(
         "POST", "/v1/chat/completions", headers: ["Content-Type": "text/plain"], body: Data("hello".utf8)), 415)
-    expectOpenAIError(try client.send("GET", "/v1/chat/completions"), 405)
+    let wrongMethod = try client.send("GET", "/v1/chat/completions")
+    expectOpenAIError(wrongMethod, 405)
+    #expect(wrongMethod.header("allow") == "POST")
     expectOpenAIError(try client.send("POST", "/v1/embeddings", json: ["input": "x"]), 404)
     // A body over the limit is refused by the server itself, in the same shape.
     let huge = Data(repeating: 0x20, count: 9 << 20)
@@ -146,7 +148,9 @@ struct OpenAIAPITests {
 
     let keyed = try await TestServer.start(apiKey: "sk-local-test-key")
     defer { Task { await keyed.stop() } }
-    #expect(expectOpenAIError(try keyed.client.send("GET", "/v1/models"), 401).contains("API key"))
+    let noKey = try keyed.client.send("GET", "/v1/models")
+    #expect(expectOpenAIError(noKey, 401).contains("API key"))
+    #expect((noKey.json["error"] as? [String: Any])?["code"] as? String == "invalid_api_key")
     expectOpenAIError(try keyed.client.send("GET", "/v1/models", headers: ["Authorization": "Bearer wrong-key"]), 401)
     let allowed = try keyed.client.send("GET", "/v1/models", headers: ["Authorization": "Bearer sk-local-test-key"])
     #expect(allowed.status == 200, "\(allowed.text)")
@@ -385,5 +389,32 @@ struct OpenAIAPITests {
     #expect(final?["finish_reason"] as? String == "tool_calls", "\(streamed.text)")
     let delta = ((final?["delta"] as? [String: Any])?["tool_calls"] as? [[String: Any]])?.first
     #expect(delta?["index"] as? Int == 0 && (delta?["function"] as? [String: Any])?["name"] as? String == "get_weather")
+  }
+
+  @Test("a client that leaves mid-stream ends its generation; the model takes the next request")
+  func streamClientLeaves() async throws {
+    let server = try await TestServer.start()
+    defer { Task { await server.stop() } }
+    var request = Self.hello
+    request["stream"] = true
+    request["max_tokens"] = 400
+    request["messages"] = [["role": "user", "content": "Write a long story about a dragon."]]
+    let body = try JSONSerialization.data(withJSONObject: request)
+    let socket = try server.client.connect(timeout: 60)
+    let head =
+      "POST /v1/chat/completions HTTP/1.1\r\nHost: \(server.client.host)\r\nContent-Type: application/json\r\n"
+      + "Content-Length: \(body.count)\r\n\r\n"
+    try server.client.write(socket, Data(head.utf8) + body)
+    var received = ""
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while received.components(separatedBy: "\"content\"").count < 4 {
+      let count = recv(socket, &buffer, buffer.count, 0)
+      guard count > 0 else { break }
+      received += String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+    #expect(received.contains("chat.completion.chunk"), "\(received)")
+    close(socket)
+    let next = try server.client.send("POST", "/v1/chat/completions", json: Self.hello, timeout: 120)
+    #expect(next.status == 200, "\(next.text)")
   }
 }

@@ -55,7 +55,8 @@ public struct WebApp: HTTPHandler {
   public func bodyPolicy(for head: HTTPRequest.Head) -> HTTPBodyPolicy {
     if WebSecurity.isOpenAIPath(head.path) {
       if let refusal = security.check(head) {
-        return .reject(OpenAIError(refusal.status, refusal.message).response.secured)
+        let code = refusal.status == 401 ? "invalid_api_key" : nil
+        return .reject(OpenAIError(refusal.status, refusal.message, code: code).response.secured)
       }
       let policy = openAI.bodyPolicy(for: head)
       if case .reject(let response) = policy { return .reject(response.secured) }

@@ -13,6 +13,8 @@ struct OpenAIError: Error, Sendable, Equatable {
   var param: String?
   /// A machine-readable code (`model_not_found`, `invalid_api_key`), when there is one.
   var code: String?
+  /// The methods the route takes, for a 405's `Allow` header.
+  var allow: String?
 
   init(_ status: Int, _ message: String, type: String? = nil, param: String? = nil, code: String? = nil) {
     self.status = status
@@ -33,7 +35,11 @@ struct OpenAIError: Error, Sendable, Equatable {
   }
 
   /// The error as a JSON response.
-  var response: HTTPResponse { .json(json, status: status) }
+  var response: HTTPResponse {
+    var response = HTTPResponse.json(json, status: status)
+    if let allow { response.headers.append(("Allow", allow)) }
+    return response
+  }
 
   /// `{"error":{…}}` on one line.
   var json: Data {

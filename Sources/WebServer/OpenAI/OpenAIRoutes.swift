@@ -86,7 +86,9 @@ struct OpenAIRoutes: Sendable {
 
   private func allow(_ method: String, _ allowed: String) throws(OpenAIError) {
     guard method == allowed || (method == "HEAD" && allowed == "GET") else {
-      throw OpenAIError(405, "\(method) is not allowed here; use \(allowed)")
+      var error = OpenAIError(405, "\(method) is not allowed here; use \(allowed)")
+      error.allow = allowed
+      throw error
     }
   }
 
