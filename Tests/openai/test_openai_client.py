@@ -83,6 +83,12 @@ def ensure_venv() -> None:
     """Creates the venv with the pinned, hash-checked client unless it is already there."""
     if venv_ready():
         return
+    import platform
+    if sys.version_info[:2] != (3, 11) or platform.machine() != "x86_64":
+        raise SystemExit(
+            f"openai-client: {REQUIREMENTS} pins CPython 3.11 x86_64 wheels (jiter, pydantic-core), but this is "
+            f"Python {platform.python_version()} on {platform.machine()}; add that platform's wheel hashes "
+            "(pip download the same versions, sha256sum them) to the file")
     info(f"installing the pinned openai client into {VENV} (once)")
     shutil.rmtree(VENV, ignore_errors=True)
     VENV.parent.mkdir(parents=True, exist_ok=True)
@@ -377,6 +383,8 @@ def run_scenarios(base_url: str) -> tuple[int, int]:
             extra: dict[str, Any] = {}
             if format_name == "verbose_json":
                 extra["timestamp_granularities"] = ["word", "segment"]
+            if format_name == "text":
+                extra["prompt"] = "President Kennedy's inaugural address: fellow Americans, your country."
             with open(JFK, "rb") as audio:
                 result = client.audio.transcriptions.create(
                     file=audio, model="whisper-1" if format_name == "json" else SPEECH_MODEL,
