@@ -51,13 +51,15 @@ demo: deps
 	@echo; echo "Open these notes in the browser app:"; echo "  $(CLI) serve --open --library $(DEMO_LIBRARY)"
 
 ## test: bootstrap, check formatting, build, then run every test (model tests run one at a time),
-## then the web app in a real headless Chromium (screenshots in .build/test-artifacts/web), a
-## quick torture run (kills, concurrency, full disk, read-only) and every fuzz target for a moment
+## then the web app in a real headless Chromium (screenshots in .build/test-artifacts/web), the
+## OpenAI-compatible /v1 endpoints through the official openai client (in its own venv), a quick
+## torture run (kills, concurrency, full disk, read-only) and every fuzz target for a moment
 test: engines servers lint
 	swift build --build-tests
 	@.build/debug/voicenotes models install $(SPEECH_MODELS) $(LANGUAGE_MODELS)
 	swift test --skip-build --no-parallel
 	python3 Tests/browser/test_webapp.py --program .build/debug/voicenotes
+	python3 Tests/openai/test_openai_client.py --program .build/debug/voicenotes
 	python3 Tests/torture/torture.py --quick --program .build/debug/voicenotes
 	scripts/fuzz.sh --seconds $(FUZZ_QUICK_SECONDS)
 

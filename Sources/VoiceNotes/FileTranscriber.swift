@@ -15,6 +15,9 @@ public struct FileTranscriber: Sendable {
   public var modelDirectory: ModelDirectory
   /// A custom language model that steers recognition (the library's vocabulary), or nil.
   public var customLanguage: SpeechLanguageModel.Configuration?
+  /// Words and names likely to be said (an API client's prompt), given to the analyzer as its
+  /// context's contextual strings; none by default.
+  public var contextualStrings: [String] = []
 
   /// Creates a transcriber that uses `model` for `locale` (nil detects the language), with
   /// models from `modelDirectory` (by default the current models folder).
@@ -46,6 +49,11 @@ public struct FileTranscriber: Sendable {
         model: model, locale: locale, reportingOptions: [], attributeOptions: attributes,
         modelDirectory: modelDirectory)
     let analyzer = SpeechAnalyzer(modules: [transcriber])
+    if !contextualStrings.isEmpty {
+      let context = AnalysisContext()
+      context.contextualStrings = [.general: contextualStrings]
+      try await analyzer.setContext(context)
+    }
     try await analyzer.start(inputAudioFile: file, finishAfterFile: true)
     var segments: [Transcript.Segment] = []
     let duration = max(file.duration, 0.001)

@@ -19,12 +19,13 @@ struct HTTPTestClient {
   let port: UInt16
   var host: String { "127.0.0.1:\(port)" }
 
-  /// Sends one request (with `Connection: close`) and reads the whole answer (10 s at most).
+  /// Sends one request (with `Connection: close`) and reads the whole answer (`timeout`
+  /// seconds at most without a byte).
   func send(
     _ method: String, _ path: String, headers: [String: String] = [:], body: Data = Data(),
-    hostHeader: String? = nil
+    hostHeader: String? = nil, timeout: Int = 10
   ) throws -> Response {
-    let socket = try connect()
+    let socket = try connect(timeout: timeout)
     defer { close(socket) }
     var head = "\(method) \(path) HTTP/1.1\r\nHost: \(hostHeader ?? host)\r\nConnection: close\r\n"
     for (name, value) in headers { head += "\(name): \(value)\r\n" }
@@ -42,10 +43,13 @@ struct HTTPTestClient {
   }
 
   /// JSON body helper.
-  func send(_ method: String, _ path: String, json: Any, headers: [String: String] = [:]) throws -> Response {
+  func send(_ method: String, _ path: String, json: Any, headers: [String: String] = [:], timeout: Int = 10) throws
+    -> Response
+  {
     var headers = headers
     headers["Content-Type"] = "application/json"
-    return try send(method, path, headers: headers, body: try JSONSerialization.data(withJSONObject: json))
+    return try send(
+      method, path, headers: headers, body: try JSONSerialization.data(withJSONObject: json), timeout: timeout)
   }
 
   /// Opens `/api/events` and reads until `predicate` holds for the text received, or `timeout`
@@ -74,10 +78,10 @@ struct HTTPTestClient {
   }
 
   /// A new connection to the server, for tests that write raw bytes.
-  func connect() throws -> Int32 {
+  func connect(timeout seconds: Int = 10) throws -> Int32 {
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { throw Failure.socket }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    var timeout = timeval(tv_sec: seconds, tv_usec: 0)
     setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)

@@ -17,7 +17,8 @@ final class TestServer: @unchecked Sendable {
   /// Starts a server; `worker` also starts the background worker (real transcription with
   /// base, analysis with the tiny language model).
   static func start(
-    token: String? = nil, maximumUpload: Int64 = 64 << 20, worker: Bool = false, host: String = "127.0.0.1",
+    token: String? = nil, apiKey: String? = nil, maximumUpload: Int64 = 64 << 20, worker: Bool = false,
+    host: String = "127.0.0.1",
     tls: Bool = false, idleTimeout: Int = 30, connectionLimit: Int = 128
   ) async throws -> TestServer {
     let folder = Fixtures.temporaryFolder("web")
@@ -28,7 +29,7 @@ final class TestServer: @unchecked Sendable {
       languageModel: .tiny, samplesFolder: Fixtures.root.appendingPathComponent("Samples"))
     let library = try await Library.open(configuration)
     let app = WebApp(
-      library: library, security: WebSecurity(boundHost: host, token: token),
+      library: library, security: WebSecurity(boundHost: host, token: token, apiKey: apiKey),
       settings: WebApp.Settings(maximumUpload: maximumUpload, version: "test"))
     let server = HTTPServer(handler: app, idleTimeout: idleTimeout, connectionLimit: connectionLimit)
     try server.start(host: "127.0.0.1", port: 0, tls: certificate.map { ($0.certificate, $0.key) })

@@ -88,14 +88,32 @@ struct ToolGrammar: Sendable {
     return "root ::= \(call) | answer-root\n" + callGrammar + answerRules
   }
 
-  /// The call in `text`, when the model chose to call a tool.
+  /// The call in `text`, when the model chose to call a tool: a `<tool_call>` block, or an answer
+  /// that is nothing but a call object (`{"name": …, "arguments": {…}}`, bare or in a ```json
+  /// fence) naming one of the tools, as small models often write a call instead of the tags.
   func parseCall(_ text: String) -> LanguageModelToolCall? {
-    guard text.hasPrefix("<tool_call>") else { return nil }
-    let body = text.dropFirst("<tool_call>".count).replacingOccurrences(of: "</tool_call>", with: "")
+    let body: String
+    if text.hasPrefix("<tool_call>") {
+      body = text.dropFirst("<tool_call>".count).replacingOccurrences(of: "</tool_call>", with: "")
+    } else {
+      var bare = text.trimmingCharacters(in: .whitespacesAndNewlines)
+      if bare.hasPrefix("```") && bare.hasSuffix("```") && bare.count > 6 {
+        bare = String(bare.dropFirst(3).dropLast(3))
+        if bare.hasPrefix("json") { bare = String(bare.dropFirst(4)) }
+      }
+      guard bare.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("{") else { return nil }
+      body = bare
+    }
     guard let content = try? GeneratedContent(json: body.trimmingCharacters(in: .whitespacesAndNewlines)),
       let name = try? content.value(String.self, forProperty: "name"),
-      case .structure(let properties, _) = content.kind, let arguments = properties["arguments"]
+      case .structure(let properties, let keys) = content.kind, let arguments = properties["arguments"]
     else { return nil }
+    if !text.hasPrefix("<tool_call>") {
+      // An answer is taken as a call only when it is exactly a call of an offered tool.
+      guard Set(keys) == ["name", "arguments"], tools.contains(where: { $0.name == name }),
+        case .structure = arguments.kind
+      else { return nil }
+    }
     return LanguageModelToolCall(id: "call-" + UUID().uuidString, name: name, arguments: arguments)
   }
 

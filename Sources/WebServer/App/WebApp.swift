@@ -27,6 +27,7 @@ public struct WebApp: HTTPHandler {
   let resources: WebResources
   let broadcaster: EventBroadcaster
   let routes: APIRoutes
+  let openAI: OpenAIRoutes
 
   /// An app serving `library` under `security`.
   public init(library: Library, security: WebSecurity, settings: Settings) {
@@ -36,6 +37,9 @@ public struct WebApp: HTTPHandler {
     resources = WebResources()
     broadcaster = EventBroadcaster(library: library)
     routes = APIRoutes(library: library, settings: settings, tokenRequired: security.token != nil)
+    openAI = OpenAIRoutes(
+      library: library, settings: settings,
+      uploadFolder: library.configuration.folder.appendingPathComponent(".uploads", isDirectory: true))
   }
 
   /// Starts forwarding the library's events to connected pages.
@@ -49,6 +53,15 @@ public struct WebApp: HTTPHandler {
   /// Refuses what the security rules refuse before the body is read; takes imports as files and
   /// everything else in memory, within limits.
   public func bodyPolicy(for head: HTTPRequest.Head) -> HTTPBodyPolicy {
+    if WebSecurity.isOpenAIPath(head.path) {
+      if let refusal = security.check(head) {
+        let code = refusal.status == 401 ? "invalid_api_key" : nil
+        return .reject(OpenAIError(refusal.status, refusal.message, code: code).response.secured)
+      }
+      let policy = openAI.bodyPolicy(for: head)
+      if case .reject(let response) = policy { return .reject(response.secured) }
+      return policy
+    }
     if let refusal = security.refusal(for: head) { return .reject(refusal.secured) }
     switch (head.method, head.path) {
     case ("POST", "/api/imports"):
@@ -74,8 +87,15 @@ public struct WebApp: HTTPHandler {
     await dispatch(request).secured
   }
 
+  /// A failure of the server itself, in the error shape of the route asked for.
+  public func failure(_ status: Int, _ message: String, for head: HTTPRequest.Head) -> HTTPResponse {
+    WebSecurity.isOpenAIPath(head.path)
+      ? OpenAIError(status, message).response.secured : HTTPResponse.error(status, message).secured
+  }
+
   private func dispatch(_ request: HTTPRequest) async -> HTTPResponse {
     let head = request.head
+    if WebSecurity.isOpenAIPath(head.path) { return await openAI.respond(to: request) }
     if head.path == "/login" { return login(head) }
     if head.path.hasPrefix("/api/") {
       if head.path == "/api/events" {

@@ -3,20 +3,39 @@ import Foundation
 /// The rules every request passes before it reaches the app: the Host header (against DNS
 /// rebinding), the Origin of state-changing requests (against cross-site requests), and the
 /// token when the server listens beyond loopback.
+///
+/// The OpenAI-compatible routes under `/v1` pass the same rules; their clients present a key as
+/// `Authorization: Bearer KEY`, which may be the server's token or, when one is configured, its
+/// API key (required for `/v1` even on loopback).
 public struct WebSecurity: Sendable {
+  /// Why a request was refused: its status and a one-line message.
+  struct Refusal: Sendable, Equatable {
+    /// 401 or 403.
+    var status: Int
+    /// What went wrong and what to do.
+    var message: String
+  }
+
   /// The address the server is bound to.
   public var boundHost: String
   /// The token a client must present, or nil on loopback.
   public var token: String?
+  /// The key OpenAI clients must present on `/v1`, or nil for none beyond ``token``.
+  public var apiKey: String?
 
   /// The cookie that carries the token after `/login`.
   public static let cookieName = "voicenotes_token"
 
-  /// Rules for a server bound to `boundHost`, requiring `token` when it is given.
-  public init(boundHost: String, token: String?) {
+  /// Rules for a server bound to `boundHost`, requiring `token` when it is given, and `apiKey`
+  /// (or the token) on the OpenAI-compatible routes when it is given.
+  public init(boundHost: String, token: String?, apiKey: String? = nil) {
     self.boundHost = boundHost
     self.token = token
+    self.apiKey = apiKey
   }
+
+  /// Whether `path` is one of the OpenAI-compatible routes.
+  static func isOpenAIPath(_ path: String) -> Bool { path == "/v1" || path.hasPrefix("/v1/") }
 
   /// Whether `host` is an address only this machine answers to.
   public static func isLoopback(_ host: String) -> Bool {
@@ -24,24 +43,55 @@ public struct WebSecurity: Sendable {
     return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
   }
 
+  /// Why `head` is refused, as a one-line JSON error, or nil when it may go on.
+  func refusal(for head: HTTPRequest.Head) -> HTTPResponse? {
+    check(head).map { .error($0.status, $0.message) }
+  }
+
   /// Why `head` is refused, or nil when it may go on. Login requests are checked for their host
   /// only (they bring the token).
-  func refusal(for head: HTTPRequest.Head) -> HTTPResponse? {
+  func check(_ head: HTTPRequest.Head) -> Refusal? {
+    let openAI = Self.isOpenAIPath(head.path)
     guard let host = head.header("host"), isAllowed(hostHeader: host) else {
-      return .error(403, "this server answers only to its own address; open it by the address voicenotes serve printed")
+      return Refusal(
+        status: 403,
+        message: openAI
+          ? "this server answers only to its own address; use the base URL voicenotes serve printed, ending in /v1"
+          : "this server answers only to its own address; open it by the address voicenotes serve printed")
     }
     if ["POST", "PATCH", "PUT", "DELETE"].contains(head.method) {
-      if let origin = head.header("origin"), !isSameOrigin(origin, host: host, secure: head.isSecure) {
-        return .error(403, "cross-site requests are refused; use the page this server serves")
+      let crossSite =
+        head.header("origin").map { !isSameOrigin($0, host: host, secure: head.isSecure) } ?? false
+        || head.header("sec-fetch-site") == "cross-site"
+      if crossSite {
+        return Refusal(
+          status: 403,
+          message: openAI
+            ? "cross-site requests are refused; call the API from a program, not from another site's page"
+            : "cross-site requests are refused; use the page this server serves")
       }
-      if head.header("sec-fetch-site") == "cross-site" {
-        return .error(403, "cross-site requests are refused; use the page this server serves")
-      }
+    }
+    if openAI {
+      guard token != nil || apiKey != nil else { return nil }
+      if (token != nil && isAuthorized(head)) || presentsAPIKey(head) { return nil }
+      let given = head.header("authorization") != nil
+      return Refusal(
+        status: 401,
+        message: (given ? "the API key is wrong" : "this server needs an API key")
+          + "; send Authorization: Bearer KEY with the key voicenotes serve was given (--api-key) or printed")
     }
     if token != nil, head.path != "/login", !isAuthorized(head) {
-      return .error(401, "this server needs its token; open the login link voicenotes serve printed")
+      return Refusal(status: 401, message: "this server needs its token; open the login link voicenotes serve printed")
     }
     return nil
+  }
+
+  /// Whether the request carries the API key as a bearer token.
+  func presentsAPIKey(_ head: HTTPRequest.Head) -> Bool {
+    guard let apiKey, let authorization = head.header("authorization"), authorization.hasPrefix("Bearer ") else {
+      return false
+    }
+    return Self.constantTimeEqual(String(authorization.dropFirst(7)), apiKey)
   }
 
   /// Whether the Host header names this server: localhost, a loopback address, the bound

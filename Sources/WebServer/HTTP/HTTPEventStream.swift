@@ -22,6 +22,11 @@ public final class HTTPEventStream: @unchecked Sendable {
     enqueue(Data("event: \(name)\ndata: \(line)\n\n".utf8))
   }
 
+  /// Queues one unnamed event, `data: …` on a single line (the form OpenAI's streams take).
+  public func send(data: String) {
+    enqueue(Data("data: \(data.replacingOccurrences(of: "\n", with: " "))\n\n".utf8))
+  }
+
   /// Queues raw bytes of the event-stream format.
   func enqueue(_ data: Data) {
     condition.lock()

@@ -16,4 +16,14 @@ public protocol HTTPHandler: Sendable {
   func bodyPolicy(for head: HTTPRequest.Head) -> HTTPBodyPolicy
   /// The response to a complete request.
   func respond(to request: HTTPRequest) async -> HTTPResponse
+  /// The answer to a request the server itself fails (a body over its limit, an upload it
+  /// could not store), in the handler's error shape for that request.
+  func failure(_ status: Int, _ message: String, for head: HTTPRequest.Head) -> HTTPResponse
+}
+
+extension HTTPHandler {
+  /// A one-line `{"error": "…"}`.
+  public func failure(_ status: Int, _ message: String, for head: HTTPRequest.Head) -> HTTPResponse {
+    .error(status, message)
+  }
 }

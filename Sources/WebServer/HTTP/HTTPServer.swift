@@ -111,7 +111,7 @@ public final class HTTPServer: @unchecked Sendable {
       done.signal()
     }
     done.wait()
-    return box.response ?? .error(500, "the server could not answer; try again")
+    return box.response ?? handler.failure(500, "the server could not answer; try again", for: request.head)
   }
 }
 
@@ -206,11 +206,13 @@ private let accessHandler: MHD_AccessHandlerCallback = {
       state.rejection = response
     case .memory(let limit):
       state.memoryLimit = limit
-      if let length = head.contentLength, length > limit { state.rejection = tooLarge(limit: Int64(limit)) }
+      if let length = head.contentLength, length > limit {
+        state.rejection = tooLarge(limit: Int64(limit), head, server)
+      }
     case .file(let folder, let limit):
       state.fileLimit = limit
       if let length = head.contentLength, length > limit {
-        state.rejection = tooLarge(limit: limit)
+        state.rejection = tooLarge(limit: limit, head, server)
       } else {
         let url = folder.appendingPathComponent(".upload-\(UUID().uuidString.lowercased())")
         if FileManager.default.createFile(atPath: url.path, contents: nil),
@@ -219,7 +221,8 @@ private let accessHandler: MHD_AccessHandlerCallback = {
           state.file = handle
           state.fileURL = url
         } else {
-          state.rejection = .error(500, "could not store the upload; check free space in the library folder")
+          state.rejection = server.handler.failure(
+            500, "could not store the upload; check free space in the library folder", for: head)
         }
       }
     }
@@ -241,14 +244,15 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     if let file = state.file {
       if state.received > state.fileLimit {
         state.removeFile()
-        state.rejection = tooLarge(limit: state.fileLimit)
+        state.rejection = tooLarge(limit: state.fileLimit, state.head, server)
       } else if (try? file.write(contentsOf: bytes)) == nil {
         state.removeFile()
-        state.rejection = .error(500, "could not store the upload; check free space in the library folder")
+        state.rejection = server.handler.failure(
+          500, "could not store the upload; check free space in the library folder", for: state.head)
       }
     } else if state.received > Int64(state.memoryLimit) {
       state.body = Data()
-      state.rejection = tooLarge(limit: Int64(state.memoryLimit))
+      state.rejection = tooLarge(limit: Int64(state.memoryLimit), state.head, server)
     } else {
       state.body.append(contentsOf: bytes)
     }
@@ -273,8 +277,10 @@ private let requestCompleted: MHD_RequestCompletedCallback = { _, _, connectionC
   connectionContext.pointee = nil
 }
 
-private func tooLarge(limit: Int64) -> HTTPResponse {
-  .error(413, "the upload is larger than the server's limit of \(limit / 1_048_576) MB; send a smaller file")
+private func tooLarge(limit: Int64, _ head: HTTPRequest.Head, _ server: HTTPServer) -> HTTPResponse {
+  let size = limit >= 1_048_576 ? "\(limit / 1_048_576) MB" : "\(limit / 1024) KB"
+  return server.handler.failure(
+    413, "the upload is larger than the server's limit of \(size); send a smaller file", for: head)
 }
 
 /// Turns `response` into libmicrohttpd's and queues it.

@@ -17,9 +17,15 @@ struct ServeCommand: ParsableCommand {
       --token) and HTTPS is served with a self-signed certificate made on first start (or
       --tls-cert and --tls-key), so a phone on the same network can record. The command line
       keeps working on the same library meanwhile. Stop with Ctrl-C.
+
+      The same address also answers OpenAI's API under /v1 (models, chat completions with
+      streaming, JSON schemas and tools, audio transcriptions) with the local models, for any
+      OpenAI client: base URL http://127.0.0.1:8765/v1. With --api-key, /v1 requires
+      Authorization: Bearer KEY (the token works too beyond loopback).
       """,
     options: [
-      port, host, openBrowser, token, tlsCertificate, tlsKey, maximumUpload, speechModel, liveModel, languageModel,
+      port, host, openBrowser, token, apiKey, tlsCertificate, tlsKey, maximumUpload, speechModel, liveModel,
+      languageModel,
       OutputOptions.json, quiet, LibraryOption.option,
     ],
     examples: [
@@ -35,6 +41,8 @@ struct ServeCommand: ParsableCommand {
   static let openBrowser = Flag("open", help: "Open the app in the default browser.")
   static let token = Option<String>(
     "token", value: "text", help: "The token clients must present beyond loopback (default: a new random one).")
+  static let apiKey = Option<String>(
+    "api-key", value: "text", help: "A key OpenAI clients must send to /v1 (Authorization: Bearer KEY).")
   static let tlsCertificate = Option<String>(
     "tls-cert", value: "file", help: "PEM certificate for HTTPS (with --tls-key).")
   static let tlsKey = Option<String>("tls-key", value: "file", help: "PEM private key for HTTPS (with --tls-cert).")
@@ -50,6 +58,7 @@ struct ServeCommand: ParsableCommand {
   let host: String
   let openBrowser: Bool
   let token: String?
+  let apiKey: String?
   let tls: (certificate: URL, key: URL)?
   let maximumUpload: Int64
   let libraryConfiguration: LibraryConfiguration
@@ -62,6 +71,10 @@ struct ServeCommand: ParsableCommand {
     openBrowser = input.isSet(Self.openBrowser)
     token = try input.value(Self.token)
     if let token, token.count < 8 { throw input.error("the token is too short; give at least 8 characters") }
+    apiKey = try input.value(Self.apiKey)
+    if let apiKey, apiKey.count < 8 || apiKey.contains(where: \.isWhitespace) {
+      throw input.error("the API key must be at least 8 characters without spaces")
+    }
     switch (try input.value(Self.tlsCertificate), try input.value(Self.tlsKey)) {
     case (nil, nil): tls = nil
     case (let certificate?, let key?):
@@ -90,7 +103,7 @@ struct ServeCommand: ParsableCommand {
       certificate = try TLSCertificate.selfSigned(in: folder, hosts: ["localhost", "127.0.0.1"] + Self.addresses(host))
     }
     let app = WebApp(
-      library: library, security: WebSecurity(boundHost: host, token: token),
+      library: library, security: WebSecurity(boundHost: host, token: token, apiKey: apiKey),
       settings: WebApp.Settings(maximumUpload: maximumUpload, version: VoiceNotesCommand.version))
     let server = HTTPServer(handler: app)
     try server.start(host: host, port: port, tls: certificate.map { ($0.certificate, $0.key) })
