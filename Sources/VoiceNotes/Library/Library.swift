@@ -370,6 +370,22 @@ public actor Library {
     }
   }
 
+  /// Runs the remaining steps of each of `notes`, several at once when the library has several
+  /// transcribers or language models (servers); each outcome goes to `finished` as it comes.
+  /// Failures are recorded on their notes and do not stop the others.
+  public func process(
+    _ notes: [VoiceNote], progress: @escaping @Sendable (NotePipeline.Progress) -> Void = { _ in },
+    finished: @escaping @Sendable (String, Result<VoiceNote, any Error>) -> Void
+  ) async throws {
+    let reporter = progressReporter(forwardingTo: progress)
+    defer { currentWork.withLock { $0 = nil } }
+    try await pipeline.process(notes, progress: reporter) { [weak self] id, outcome in
+      if case .success(let done) = outcome { self?.events.publish(.noteChanged(done)) }
+      Task { await self?.publishNote(id) }
+      finished(id, outcome)
+    }
+  }
+
   /// Processes every unfinished note (those an interrupted run left, or saved without
   /// processing), unless another process is working on the library. Returns what was done.
   @discardableResult
