@@ -97,7 +97,8 @@ enum LibraryOption {
     try await ensureModels(library, progress: progress)
     let timings = Dictionary(uniqueKeysWithValues: notes.map { ($0.id, PipelineProgress(progress)) })
     let counts = Mutex((done: 0, failed: 0))
-    try await library.process(notes, progress: { update in timings[update.noteID]?.report(update) }) { id, outcome in
+    let report: @Sendable (NotePipeline.Progress) -> Void = { update in timings[update.noteID]?.report(update) }
+    try await library.process(notes, progress: report) { id, outcome in
       let position = counts.withLock { counts -> String in
         if case .failure = outcome { counts.failed += 1 } else { counts.done += 1 }
         return notes.count > 1 ? "[\(counts.done + counts.failed)/\(notes.count)] " : ""
