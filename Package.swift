@@ -43,6 +43,7 @@ let package = Package(
     .library(name: "LanguageModels", targets: ["LanguageModels"]),
     .library(name: "VoiceNotes", targets: ["VoiceNotes"]),
     .library(name: "WebServer", targets: ["WebServer"]),
+    .library(name: "Networking", targets: ["Networking"]),
     .library(name: "CommandLineParsing", targets: ["CommandLineParsing"]),
     .executable(name: "voicenotes", targets: ["voicenotes"]),
   ],
@@ -55,6 +56,7 @@ let package = Package(
     .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa"),
     .systemLibrary(name: "CEspeak", path: "Sources/CEspeak", pkgConfig: "espeak-ng"),
     .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
+    .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl"),
     // A small C++ bridge to llama.cpp's JSON-Schema-to-GBNF converter (in its common library).
     .target(
       name: "CLlamaGrammar",
@@ -81,6 +83,9 @@ let package = Package(
       name: "WebServer",
       dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "ModelSupport", "AudioIO", "CMicroHTTPD"],
       resources: [.copy("Resources/web")]),
+    // Outbound HTTP over libcurl (whole, streamed and server-sent-event responses), for the
+    // backends over OpenAI-compatible servers.
+    .target(name: "Networking", dependencies: ["CCurl"]),
     // The command line's declarations and parser (options, flags, arguments), apart from any command.
     .target(name: "CommandLineParsing"),
     .executableTarget(
@@ -122,7 +127,7 @@ let package = Package(
       name: "AnalysisEval", dependencies: ["VoiceNotes", "LanguageModels"], path: "Benchmarks/AnalysisEval"),
 
     // Tests: real engines, real models, real audio. TestSupport finds the fixtures the bootstrap installs.
-    .target(name: "TestSupport", dependencies: ["AudioIO"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["AudioIO", "Networking"], path: "Tests/TestSupport"),
     .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "TestSupport"]),
     .testTarget(
       name: "SpeechRecognitionTests", dependencies: ["SpeechRecognition", "AudioIO", "VoiceNotes", "TestSupport"]),
@@ -142,6 +147,9 @@ let package = Package(
         .enableUpcomingFeature("NonisolatedNonsendingByDefault"), .enableUpcomingFeature("InferIsolatedConformances"),
       ]),
     .testTarget(name: "WebServerTests", dependencies: ["WebServer", "VoiceNotes", "AudioIO", "TestSupport"]),
+    // The HTTP client against the real reference servers (llama-server, whisper-server) and
+    // loopback sockets that refuse, stall or drop.
+    .testTarget(name: "NetworkingTests", dependencies: ["Networking", "TestSupport"]),
   ],
   cxxLanguageStandard: .cxx17
 )

@@ -5,7 +5,11 @@
 # cached outside the checkout (VOICENOTES_CACHE, default ~/.cache/voicenotes) so a second clone
 # reuses them; .deps/ in the checkout links to that cache.
 #
-# Usage: scripts/bootstrap.sh [system|engines|all]
+# The `servers` step builds the two reference servers, llama.cpp's llama-server and whisper.cpp's
+# whisper-server, from the same sdists against the engines' ggml, for the OpenAI-compatible
+# backends' tests; they are cached like the engines and linked into .deps/servers/bin.
+#
+# Usage: scripts/bootstrap.sh [system|engines|servers|all]
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -31,7 +35,7 @@ APT_PACKAGES=(
   cmake ninja-build pkg-config g++ unzip
   libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
   libsqlite3-dev libespeak-ng-dev
-  libasound2-dev libmicrohttpd-dev
+  libasound2-dev libmicrohttpd-dev libcurl4-openssl-dev
   chromium chromium-driver openssl curl
   ffmpeg espeak-ng sox pocketsphinx-testdata
   zsh fish tmux
@@ -45,6 +49,12 @@ COMMON_FLAGS=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DCMAKE
 engine_key="$(printf '%s\n' "$LLAMA_SHA256" "$WHISPER_SHA256" "${CPU_FLAGS[*]}" "${COMMON_FLAGS[*]}" v2-common \
   | sha256sum | cut -c1-16)"
 engine_dir="$cache/engines/$engine_key"
+
+# The servers' cache key: the engines they link (their key) and the servers' own build flags.
+SERVER_FLAGS=(-DLLAMA_USE_SYSTEM_GGML=ON -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_UI=OFF
+  -DLLAMA_USE_PREBUILT_UI=OFF -DWHISPER_USE_SYSTEM_GGML=ON -DWHISPER_FFMPEG=OFF)
+server_key="$(printf '%s\n' "$engine_key" "${SERVER_FLAGS[*]}" v1 | sha256sum | cut -c1-16)"
+server_dir="$cache/servers/$server_key"
 
 # ---------------------------------------------------------------------------------------------
 install_system() {
@@ -159,9 +169,78 @@ link_deps() {
   [ -f "$deps/models/ggml-silero-vad.bin" ] || cp "$engine_dir/share/voicenotes/ggml-silero-vad.bin" "$deps/models/"
 }
 
+# The reference servers, built from the engines' sdists against the engines' ggml (not a second
+# copy of it): only the llama-server and whisper-server targets and what they need (libllama,
+# llama-common, mtmd; libwhisper), without curl, OpenSSL or a downloaded web UI. The folder holds
+# the two programs and every library they load (the engines' ggml copied in), found through
+# RUNPATH $ORIGIN, so it does not depend on where the engines are.
+build_servers() {
+  if [ -f "$server_dir/.complete" ]; then
+    log "servers: llama-server and whisper-server already built ($server_dir)"
+    return
+  fi
+  [ -f "$engine_dir/.complete" ] || build_engines
+  step="server source download"
+  fetch_sdist "$LLAMA_SDIST" "$LLAMA_PIP" "$LLAMA_SHA256"
+  fetch_sdist "$WHISPER_SDIST" "$WHISPER_PIP" "$WHISPER_SHA256"
+
+  local work out
+  mkdir -p "$cache/servers"
+  work="$(mktemp -d "$cache/servers/.build.XXXXXX")"
+  out="$work/out"
+  mkdir -p "$out/bin"
+  tar xzf "$cache/downloads/$LLAMA_SDIST" -C "$work"
+  tar xzf "$cache/downloads/$WHISPER_SDIST" -C "$work"
+  local llama_src="$work/${LLAMA_SDIST%.tar.gz}/vendor/llama.cpp"
+  local whisper_src="$work/${WHISPER_SDIST%.tar.gz}/whisper.cpp"
+  local server_common=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DCMAKE_INSTALL_LIBDIR=lib
+    "-DCMAKE_INSTALL_RPATH=\$ORIGIN" -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON -DCMAKE_PREFIX_PATH="$engine_dir")
+
+  step="llama-server build"
+  log "building llama-server b$LLAMA_BUILD_NUMBER against the engines' ggml (a few minutes on two cores)"
+  cmake -S "$llama_src" -B "$work/build-llama" "${server_common[@]}" "${CPU_FLAGS[@]}" "${SERVER_FLAGS[@]}" \
+    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=ON \
+    -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_APP=OFF \
+    -DLLAMA_BUILD_NUMBER="$LLAMA_BUILD_NUMBER" -DLLAMA_BUILD_COMMIT="$LLAMA_BUILD_COMMIT" >"$work/llama-configure.log"
+  cmake --build "$work/build-llama" -j "$(nproc)" --target llama-server
+  cp -P "$work"/build-llama/bin/llama-server "$work"/build-llama/bin/lib*.so* "$out/bin/"
+
+  step="whisper-server build"
+  log "building whisper-server against the same ggml"
+  cmake -S "$whisper_src" -B "$work/build-whisper" "${server_common[@]}" "${CPU_FLAGS[@]}" "${SERVER_FLAGS[@]}" \
+    -DWHISPER_BUILD_TESTS=OFF -DWHISPER_BUILD_EXAMPLES=ON -DWHISPER_BUILD_SERVER=ON >"$work/whisper-configure.log"
+  cmake --build "$work/build-whisper" -j "$(nproc)" --target whisper-server
+  cp -P "$work"/build-whisper/bin/whisper-server "$out/bin/"
+  find "$work/build-whisper" -name 'lib*.so*' -exec cp -P {} "$out/bin/" \;
+  cp -P "$engine_dir"/lib/libggml*.so* "$out/bin/"
+
+  step="server check"
+  local program
+  for program in llama-server whisper-server; do
+    if ldd "$out/bin/$program" | grep -q 'not found'; then
+      echo "bootstrap: $program does not find all its libraries:" >&2
+      ldd "$out/bin/$program" | grep 'not found' >&2
+      return 1
+    fi
+    "$out/bin/$program" --help >/dev/null 2>&1 \
+      || { echo "bootstrap: $out/bin/$program --help failed" >&2; return 1; }
+  done
+  touch "$out/.complete"
+  rm -rf "$server_dir"
+  mv "$out" "$server_dir"
+  rm -rf "$work"
+  log "servers: built into $server_dir"
+}
+
+link_servers() {
+  step="link .deps/servers"
+  ln -sfn "$server_dir" "$deps/servers"
+}
+
 case "${1:-all}" in
   system) install_system ;;
   engines) build_engines; link_deps ;;
+  servers) build_servers; link_servers ;;
   all) install_system; build_engines; link_deps ;;
-  *) echo "usage: $0 [system|engines|all]" >&2; exit 2 ;;
+  *) echo "usage: $0 [system|engines|servers|all]" >&2; exit 2 ;;
 esac
