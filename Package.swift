@@ -74,7 +74,8 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-I", toolchainHost])],
       linkerSettings: [.unsafeFlags(["-L", toolchainHost, "-Xlinker", "-rpath", "-Xlinker", toolchainHost])]),
     .target(
-      name: "LanguageModels", dependencies: ["ModelSupport", "CLlama", "CLlamaGrammar", "LanguageModelsMacros"],
+      name: "LanguageModels",
+      dependencies: ["ModelSupport", "Networking", "CLlama", "CLlamaGrammar", "LanguageModelsMacros"],
       linkerSettings: engineLinkerFlags),
     .target(
       name: "VoiceNotes", dependencies: ["AudioIO", "ModelSupport", "SpeechRecognition", "LanguageModels", "CSQLite"]),

@@ -70,8 +70,12 @@ struct TripPlanner {
       PlannerOutput.note("Trip planning is turned off. Unset VOICENOTES_LANGUAGE_MODEL to turn it on.")
       return false
     case .unavailable(.modelNotReady):
-      PlannerOutput.note(
-        "The language model is not installed yet. Run `voicenotes models install \(model.weights.name)` and try again.")
+      if let weights = model.weights {
+        PlannerOutput.note(
+          "The language model is not installed yet. Run `voicenotes models install \(weights.name)` and try again.")
+      } else {
+        PlannerOutput.note("The language model is not ready: \(model.unavailabilityExplanation ?? "no reason given").")
+      }
       return false
     }
 
@@ -82,7 +86,7 @@ struct TripPlanner {
       "Here is a description of \(landmark.name) for your reference: \(landmark.summary)"
     }
     session.prewarm()
-    PlannerOutput.note("planning a trip to \(landmark.name) with \(model.weights.name)…")
+    PlannerOutput.note("planning a trip to \(landmark.name) with \(model.backend.displayName)…")
 
     let started = Date()
     let stream = session.streamResponse(

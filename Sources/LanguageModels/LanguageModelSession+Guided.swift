@@ -34,9 +34,8 @@ extension LanguageModelSession {
     to prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions()
   ) async throws -> Response<GeneratedContent> {
-    let grammar = try SchemaGrammar(schema)
     let turn = try await run(
-      prompt: prompt, grammar: grammar.text, schemaText: includeSchemaInPrompt ? schema.promptDescription() : nil,
+      prompt: prompt, format: .schema(schema), schemaText: includeSchemaInPrompt ? schema.promptDescription() : nil,
       options: options, onText: { _ in })
     let content = try Self.decode(turn)
     return Response(content: content, rawContent: content, transcriptEntries: turn.entries)
@@ -47,7 +46,7 @@ extension LanguageModelSession {
     -> ResponseStream<String>
   {
     ResponseStream { continuation in
-      let turn = try await self.run(prompt: prompt, grammar: nil, schemaText: nil, options: options) { text in
+      let turn = try await self.run(prompt: prompt, format: .text, schemaText: nil, options: options) { text in
         continuation.yield(.init(content: text, rawContent: GeneratedContent(kind: .string(text))))
       }
       return Response(
@@ -124,11 +123,10 @@ extension LanguageModelSession {
     prompt: Prompt, schema: GenerationSchema, includeSchemaInPrompt: Bool, options: GenerationOptions,
     onSnapshot: @escaping @Sendable (GeneratedContent, Int) -> Void
   ) async throws -> (turn: Turn, content: GeneratedContent, tokenCount: Int) {
-    let grammar = try SchemaGrammar(schema)
     let id = GenerationID()
     let tokens = Mutex(0)
     let turn = try await run(
-      prompt: prompt, grammar: grammar.text, schemaText: includeSchemaInPrompt ? schema.promptDescription() : nil,
+      prompt: prompt, format: .schema(schema), schemaText: includeSchemaInPrompt ? schema.promptDescription() : nil,
       options: options
     ) { text in
       let count = tokens.withLock { count in

@@ -4,9 +4,10 @@ import Synchronization
 /// A conversation with the language model: instructions, then turns of prompt and response.
 ///
 /// Mirrors FoundationModels' `LanguageModelSession`. Responses can be plain text, a `@Generable`
-/// type or any ``GenerationSchema``; for the latter two the schema is compiled to a grammar that
-/// llama.cpp enforces while sampling, so every guide holds by construction. The KV cache is kept
-/// between turns, so each turn only evaluates its new tokens.
+/// type or any ``GenerationSchema``; the model's ``LanguageModelBackend`` enforces the schema
+/// (locally, a grammar llama.cpp applies while sampling, so every guide holds by construction).
+/// The session runs the tools the model calls and keeps the transcript; the local backend keeps
+/// the KV cache between turns, so each turn only evaluates its new tokens.
 ///
 /// ```swift
 /// let session = LanguageModelSession(instructions: "You are a concise assistant.")
@@ -74,17 +75,13 @@ public final class LanguageModelSession: Sendable {
   /// Loads the model and evaluates the instructions (and `promptPrefix`) into the KV cache, so
   /// the first response starts sooner. Returns at once; the work happens in the background.
   public func prewarm(promptPrefix: Prompt? = nil) {
-    var messages = transcript.messages
-    if let toolbox = try? ToolGrammar(tools: tools) { messages = toolbox.addingDescriptions(to: messages) }
-    if let promptPrefix { messages.append(LlamaMessage(role: "user", content: promptPrefix.text)) }
-    let model = model
-    Task.detached(priority: .utility) { [messages] in
-      guard let engine = try? model.engine(), !messages.isEmpty else { return }
-      // The formatted conversation ends with the assistant's cue; the next request shares every
-      // token before it, so those keys and values are reused.
-      guard let prefix = try? await engine.format(messages) else { return }
-      try? await engine.prewarm(prefix)
-    }
+    var messages = transcript.languageModelMessages
+    if let promptPrefix { messages.append(LanguageModelMessage(role: .user, content: promptPrefix.text)) }
+    guard model.isAvailable, !messages.isEmpty else { return }
+    let request = LanguageModelRequest(
+      messages: messages, tools: tools.map { LanguageModelToolSpecification(tool: $0) })
+    let backend = model.backend
+    Task.detached(priority: .utility) { await backend.prewarm(request) }
   }
 
   // MARK: - Text responses
@@ -110,7 +107,7 @@ public final class LanguageModelSession: Sendable {
   public func respond(to prompt: Prompt, options: GenerationOptions = GenerationOptions()) async throws -> Response<
     String
   > {
-    let turn = try await run(prompt: prompt, grammar: nil, schemaText: nil, options: options) { _ in }
+    let turn = try await run(prompt: prompt, format: .text, schemaText: nil, options: options) { _ in }
     return Response(
       content: turn.text, rawContent: GeneratedContent(kind: .string(turn.text)), transcriptEntries: turn.entries)
   }
@@ -132,25 +129,27 @@ public final class LanguageModelSession: Sendable {
     var reachedTokenLimit: Bool
   }
 
-  /// Runs one turn: formats the transcript plus `prompt`, generates (under `grammar` when given),
-  /// calls `onText` with the cumulative text of the answer, and records the turn in the transcript.
+  /// Runs one turn: sends the transcript plus `prompt` to the model's backend (the answer in
+  /// `format`), calls `onText` with the cumulative text of the answer, and records the turn in
+  /// the transcript.
   ///
-  /// With tools, each generation may instead be a tool call (the grammar offers both): the call's
-  /// arguments are decoded, the tool runs, its output joins the conversation, and generation
-  /// continues, up to ``maximumToolRounds`` calls.
+  /// With tools, the backend may instead return tool calls: each call's tool runs, its output
+  /// joins the conversation, and the backend is asked again, up to ``maximumToolRounds`` rounds;
+  /// after that the model must answer.
   func run(
-    prompt: Prompt, grammar: String?, schemaText: String?, options: GenerationOptions,
+    prompt: Prompt, format: LanguageModelResponseFormat, schemaText: String?, options: GenerationOptions,
     onText: @escaping @Sendable (String) -> Void
   ) async throws -> Turn {
     try beginResponding()
     defer { state.withLock { $0.responding = false } }
-    let engine = try model.engine()
+    try model.checkAvailable()
+    let backend = model.backend
     let before = transcript
     var userText = prompt.text
-    let toolbox = try ToolGrammar(tools: tools)
+    let specifications = tools.map { LanguageModelToolSpecification(tool: $0) }
     if let schemaText {
       let lead =
-        toolbox == nil
+        tools.isEmpty
         ? "Respond with JSON that follows this schema:"
         : "First call the tools you need. Once you have their results, respond with JSON that follows this schema:"
       userText += "\n\n\(lead)\n\(schemaText)"
@@ -160,53 +159,57 @@ public final class LanguageModelSession: Sendable {
     ]
     var rounds = 0
     while true {
-      let offerTools = toolbox != nil && rounds < Self.maximumToolRounds
-      var messages = before.messages
-      if let toolbox {
-        messages = toolbox.addingDescriptions(to: messages)
-      }
-      messages.append(LlamaMessage(role: "user", content: userText))
-      messages += Transcript(entries: Array(added.dropFirst())).messages
-      let roundGrammar = offerTools ? toolbox?.grammar(answer: grammar) : grammar
-      let generation: LlamaGeneration
-      do {
-        let formatted = try await engine.format(messages)
-        var cumulative = ""
-        generation = try await engine.generate(
-          prompt: formatted, grammar: roundGrammar, sampling: options.engineSampling,
-          maximumTokens: options.maximumResponseTokens, shouldStop: { Task.isCancelled },
-          onText: { piece in
-            cumulative += piece
-            // A tool call is not part of the answer; answers never start with "<".
-            if !(offerTools && cumulative.hasPrefix("<")) { onText(cumulative) }
-            return true
-          })
-      } catch {
-        throw GenerationError(error)
-      }
-      if generation.stopReason == .contextFull {
+      var messages = before.languageModelMessages
+      messages.append(LanguageModelMessage(role: .user, content: userText))
+      messages += Transcript(entries: Array(added.dropFirst())).languageModelMessages
+      let request = LanguageModelRequest(
+        messages: messages, tools: specifications, toolChoice: rounds < Self.maximumToolRounds ? .automatic : .none,
+        responseFormat: format, options: options)
+      let reply = try await backend.respond(to: request, onText: onText)
+      if reply.stopReason == .contextFull {
         throw GenerationError.exceededContextWindowSize(
           .init(
             debugDescription:
-              "\(generation.promptTokens + generation.generatedTokens) tokens, the limit is \(model.contextSize)"))
+              "\(reply.promptTokens + reply.generatedTokens) tokens, the limit is \(model.contextSize)"))
       }
-      if offerTools, let toolbox, let call = toolbox.parseCall(generation.text) {
+      if !reply.toolCalls.isEmpty, rounds < Self.maximumToolRounds {
         rounds += 1
-        let output = try await toolbox.invoke(call)
-        added += [
-          .toolCalls(Transcript.ToolCalls([call])),
-          .toolOutput(Transcript.ToolOutput(toolName: call.toolName, segments: [.text(.init(content: output))])),
-        ]
+        var outputs: [Transcript.Entry] = []
+        for call in reply.toolCalls {
+          let output = try await invoke(call)
+          outputs.append(
+            .toolOutput(
+              Transcript.ToolOutput(id: call.id, toolName: call.name, segments: [.text(.init(content: output))])))
+        }
+        let calls = reply.toolCalls.map { Transcript.ToolCall(id: $0.id, toolName: $0.name, arguments: $0.arguments) }
+        added += [.toolCalls(Transcript.ToolCalls(calls))] + outputs
         continue
       }
       added.append(
         .response(
-          Transcript.Response(assetIDs: [model.weights.name], segments: [.text(.init(content: generation.text))])))
+          Transcript.Response(assetIDs: [backend.displayName], segments: [.text(.init(content: reply.text))])))
       let entries = state.withLock { state -> ArraySlice<Transcript.Entry> in
         state.transcript.entries += added
         return state.transcript.entries.suffix(added.count)
       }
-      return Turn(text: generation.text, entries: entries, reachedTokenLimit: generation.stopReason == .tokenLimit)
+      return Turn(text: reply.text, entries: entries, reachedTokenLimit: reply.stopReason == .tokenLimit)
+    }
+  }
+
+  /// Runs the tool `call` names and returns its output as text.
+  private func invoke(_ call: LanguageModelToolCall) async throws -> String {
+    guard let tool = tools.first(where: { $0.name == call.name }) else {
+      throw GenerationError.decodingFailure(.init(debugDescription: "no tool named \(call.name)"))
+    }
+    return try await Self.invoke(tool, arguments: call.arguments)
+  }
+
+  private static func invoke<T: Tool>(_ tool: T, arguments content: GeneratedContent) async throws -> String {
+    do {
+      let output = try await tool.call(arguments: try T.Arguments(content))
+      return output.promptRepresentation.text
+    } catch {
+      throw ToolCallError(tool: tool, underlyingError: error)
     }
   }
 

@@ -2,17 +2,18 @@ import Foundation
 import ModelSupport
 import Synchronization
 
-/// The on-device language model: a GGUF model run by llama.cpp on this machine.
+/// The language model: by default a GGUF model run by llama.cpp on this machine, or any
+/// ``LanguageModelBackend`` (an OpenAI-compatible server, for instance).
 ///
 /// Mirrors FoundationModels' `SystemLanguageModel`: check ``availability`` before use, then hand
 /// the model to a ``LanguageModelSession``. ``default`` runs ``LanguageModelWeights/default``
-/// from the models folder; other weights can be named explicitly.
+/// from the models folder; other weights or a backend can be named explicitly.
 ///
 /// ```swift
 /// switch SystemLanguageModel.default.availability {
 /// case .available: break
-/// case .unavailable(.modelNotReady): print("run `voicenotes models install qwen-1.5b`")
-/// case .unavailable(let reason): print("unavailable: \(reason)")
+/// case .unavailable(let reason):
+///   print(SystemLanguageModel.default.unavailabilityExplanation ?? "unavailable: \(reason)")
 /// }
 /// ```
 public final class SystemLanguageModel: Sendable {
@@ -52,35 +53,76 @@ public final class SystemLanguageModel: Sendable {
     case unavailable(UnavailableReason)
   }
 
-  /// The default model: ``LanguageModelWeights/default`` from the current models folder.
+  /// The default model: the configured language-model server when there is one
+  /// (``EngineConfiguration/languageModelServer``, `VOICENOTES_LANGUAGE_MODEL_SERVER`), else
+  /// ``LanguageModelWeights/default`` from the current models folder.
   public static let `default` = SystemLanguageModel()
 
-  /// The weights this model runs.
-  public let weights: LanguageModelWeights
+  /// What runs the model.
+  public let backend: any LanguageModelBackend
   /// The use case it was created for.
   public let useCase: UseCase
   /// The guardrails it was created with.
   public let guardrails: Guardrails
-  /// The models folder the weights are read from.
-  public let modelDirectory: ModelDirectory
-  /// Tokens a session holds: instructions, transcript, prompt and response together.
+  /// Tokens a session holds: instructions, transcript, prompt and response together. For a
+  /// backend other than ``LlamaBackend`` this is the size given at creation (else the configured
+  /// one, else 4096); ask the backend's `contextSize()` for the server's own figure.
   public let contextSize: Int
 
-  /// The default weights, for `useCase`.
-  public convenience init(useCase: UseCase = .general, guardrails: Guardrails = .default) {
-    self.init(weights: .default, useCase: useCase, guardrails: guardrails)
+  /// The weights the local backend runs, or nil when another backend answers.
+  public var weights: LanguageModelWeights? { (backend as? LlamaBackend)?.weights }
+  /// The models folder the local backend reads, or nil when another backend answers.
+  public var modelDirectory: ModelDirectory? { (backend as? LlamaBackend)?.modelDirectory }
+
+  /// The default model for `useCase`: the configured server when `configuration` names one,
+  /// else the default weights.
+  public convenience init(
+    useCase: UseCase = .general, guardrails: Guardrails = .default, configuration: EngineConfiguration = .current
+  ) {
+    if let server = configuration.languageModelServer {
+      self.init(server: server, useCase: useCase, guardrails: guardrails, configuration: configuration)
+    } else {
+      self.init(
+        backend: LlamaBackend(weights: .default, configuration: configuration), useCase: useCase,
+        guardrails: guardrails)
+    }
+  }
+
+  /// A model that an OpenAI-compatible server answers (``OpenAIChatBackend``). `contextSize` is
+  /// what ``contextSize`` reports (by default the configured size, else 4096).
+  public convenience init(
+    server: EngineConfiguration.ServerEndpoint, contextSize: Int? = nil, useCase: UseCase = .general,
+    guardrails: Guardrails = .default, configuration: EngineConfiguration = .current
+  ) {
+    self.init(
+      backend: OpenAIChatBackend(server: server, contextSize: contextSize, configuration: configuration),
+      useCase: useCase, guardrails: guardrails, contextSize: contextSize)
   }
 
   /// A model that runs `weights` from `modelDirectory` with a context of `contextSize` tokens.
-  public init(
+  public convenience init(
     weights: LanguageModelWeights, useCase: UseCase = .general, guardrails: Guardrails = .default,
     contextSize: Int? = nil, modelDirectory: ModelDirectory? = nil
   ) {
-    self.weights = weights
+    self.init(
+      backend: LlamaBackend(weights: weights, contextSize: contextSize, modelDirectory: modelDirectory),
+      useCase: useCase, guardrails: guardrails)
+  }
+
+  /// A model that `backend` runs. `contextSize` is what ``contextSize`` reports for a backend
+  /// other than ``LlamaBackend`` (by default the configured size, else 4096).
+  public init(
+    backend: some LanguageModelBackend, useCase: UseCase = .general, guardrails: Guardrails = .default,
+    contextSize: Int? = nil
+  ) {
+    self.backend = backend
     self.useCase = useCase
     self.guardrails = guardrails
-    self.modelDirectory = modelDirectory ?? .current
-    self.contextSize = max(contextSize ?? EngineConfiguration.current.contextSize ?? 4096, 256)
+    if let local = backend as? LlamaBackend {
+      self.contextSize = local.configuredContextSize
+    } else {
+      self.contextSize = max(contextSize ?? EngineConfiguration.current.contextSize ?? 4096, 256)
+    }
   }
 
   /// Whether the model can be used now.
@@ -91,9 +133,7 @@ public final class SystemLanguageModel: Sendable {
     case .modelNotReady: return .unavailable(.modelNotReady)
     case nil: break
     }
-    if EngineHost.unsupportedReason != nil { return .unavailable(.deviceNotEligible) }
-    if !weights.isInstalled(in: modelDirectory) { return .unavailable(.modelNotReady) }
-    return .available
+    return backend.availability
   }
 
   /// Whether ``availability`` is `.available`.
@@ -112,7 +152,8 @@ public final class SystemLanguageModel: Sendable {
 
   /// The number of tokens `text` takes in this model's vocabulary.
   public func tokenCount(for text: String) async throws -> Int {
-    try await engine().tokenize(text).count
+    try checkAvailable()
+    return try await backend.tokenCount(for: text)
   }
 
   /// The number of tokens `prompt` takes.
@@ -123,45 +164,28 @@ public final class SystemLanguageModel: Sendable {
     try await tokenCount(for: instructions.text)
   }
 
-  // MARK: - Engine
+  /// Throws `assetsUnavailable` with the explanation when the model cannot be used now.
+  func checkAvailable() throws(LanguageModelSession.GenerationError) {
+    guard let explanation = unavailabilityExplanation else { return }
+    throw .assetsUnavailable(.init(debugDescription: explanation))
+  }
 
-  private static let engines = Mutex<[String: LlamaEngine]>([:])
-
-  /// The loaded engine for these weights, loading it on first use (shared by every session).
+  /// The local engine, for tests of the tokenizer and the template.
   func engine() throws(LanguageModelSession.GenerationError) -> LlamaEngine {
-    switch availability {
-    case .available: break
-    case .unavailable(let reason):
-      throw .assetsUnavailable(.init(debugDescription: Self.explain(reason, weights: weights)))
+    guard let local = backend as? LlamaBackend else {
+      throw .assetsUnavailable(.init(debugDescription: "\(backend.displayName) is not a local model"))
     }
-    let path = weights.file(in: modelDirectory).path
-    let key = "\(path)#\(contextSize)"
-    let threads = EngineHost.threadCount
-    do {
-      return try Self.engines.withLock { (engines) throws(LlamaError) -> LlamaEngine in
-        if let engine = engines[key] { return engine }
-        let engine = try LlamaEngine(path: path, contextSize: contextSize, threads: threads)
-        engines[key] = engine
-        return engine
-      }
-    } catch {
-      throw .assetsUnavailable(.init(debugDescription: "llama.cpp could not load \(path): \(error)"))
-    }
+    try checkAvailable()
+    return try local.engine()
   }
 
-  /// Why the model cannot be used now and what to do, in one line; nil when it is available.
+  /// Why the model cannot be used now and what is missing, in one line; nil when it is available.
   public var unavailabilityExplanation: String? {
-    guard case .unavailable(let reason) = availability else { return nil }
-    return Self.explain(reason, weights: weights)
-  }
-
-  static func explain(_ reason: Availability.UnavailableReason, weights: LanguageModelWeights) -> String {
-    switch reason {
-    case .deviceNotEligible: "this CPU cannot run the language model engine (it needs AVX2, FMA and F16C)"
-    case .appleIntelligenceNotEnabled: "language model features are turned off (VOICENOTES_LANGUAGE_MODEL=off)"
-    case .modelNotReady:
-      "the '\(weights.name)' language model is not installed; run `voicenotes models install \(weights.name)`"
+    switch EngineConfiguration.current.languageModelOverride {
+    case .off: return "language model features are turned off (VOICENOTES_LANGUAGE_MODEL=off)"
+    case .deviceNotEligible: return "the language model is treated as unable to run here (VOICENOTES_LANGUAGE_MODEL)"
+    case .modelNotReady: return "the language model is treated as not installed (VOICENOTES_LANGUAGE_MODEL)"
+    case nil: return backend.unavailabilityExplanation
     }
   }
-
 }

@@ -55,22 +55,21 @@ public struct Transcript: Sendable, Equatable, RandomAccessCollection {
   /// The entry at `position`.
   public subscript(position: Int) -> Entry { entries[position] }
 
-  /// The conversation as chat messages for the model's template.
-  var messages: [LlamaMessage] {
+  /// The conversation as a backend's messages: tool calls as assistant turns that call tools,
+  /// tool outputs as tool messages answering the call with the same identifier.
+  var languageModelMessages: [LanguageModelMessage] {
     entries.map { entry in
       switch entry {
-      case .instructions(let instructions): LlamaMessage(role: "system", content: instructions.segments.text)
-      case .prompt(let prompt): LlamaMessage(role: "user", content: prompt.segments.text)
-      case .response(let response): LlamaMessage(role: "assistant", content: response.segments.text)
+      case .instructions(let instructions): LanguageModelMessage(role: .system, content: instructions.segments.text)
+      case .prompt(let prompt): LanguageModelMessage(role: .user, content: prompt.segments.text)
+      case .response(let response): LanguageModelMessage(role: .assistant, content: response.segments.text)
       case .toolCalls(let calls):
-        LlamaMessage(
-          role: "assistant",
-          content: calls.map {
-            "<tool_call>\n{\"name\": \"\($0.toolName)\", \"arguments\": \($0.arguments.jsonString)}\n</tool_call>"
-          }
-          .joined(separator: "\n"))
+        LanguageModelMessage(
+          role: .assistant, content: "",
+          toolCalls: calls.map { LanguageModelToolCall(id: $0.id, name: $0.toolName, arguments: $0.arguments) })
       case .toolOutput(let output):
-        LlamaMessage(role: "user", content: "<tool_response>\n\(output.segments.text)\n</tool_response>")
+        LanguageModelMessage(
+          role: .tool, content: output.segments.text, toolCallID: output.id, toolName: output.toolName)
       }
     }
   }

@@ -66,4 +66,26 @@ struct TripPlannerTests {
     #expect(bad.status == 2)
     #expect(bad.standardError.contains("see TripPlanner --help"))
   }
+
+  @Test("through llama-server, chosen by configuration alone: three days of three activities, the tool's places")
+  func throughLlamaServer() async throws {
+    let server = try await ReferenceServer.start(
+      .llama, model: Fixtures.models.appendingPathComponent("qwen-1.5b.gguf"),
+      arguments: ["-c", "4096", "--parallel", "1"])
+    defer { server.stop() }
+    let program = Fixtures.root.appendingPathComponent(".build/debug/TripPlanner")
+    let started = ContinuousClock.now
+    let run = try Program.run(
+      [program.path, "Joshua Tree"], environment: ["VOICENOTES_LANGUAGE_MODEL_SERVER": server.baseURL.absoluteString])
+    print("TripPlanner through llama-server: \(ContinuousClock.now - started)")
+    #expect(run.status == 0, "\(run.standardError)\n\(server.logTail())")
+    #expect(
+      run.standardError.contains(
+        "with \(server.baseURL.absoluteString.trimmingCharacters(in: .init(charactersIn: "/")))"),
+      "\(run.standardError)")
+    let lookups = run.standardError.split(separator: "\n").filter { $0.contains("looked up") }
+    #expect(!lookups.isEmpty, "the model never called the points-of-interest tool")
+    let activities = run.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  • ") }
+    #expect(activities.count == 9, "three days of three activities:\n\(run.standardOutput)")
+  }
 }

@@ -162,8 +162,17 @@ public actor Library {
     languageModel.availability
   }
 
-  /// Why the language model cannot analyse now and what to do; nil when it can.
-  public nonisolated var languageModelExplanation: String? { languageModel.unavailabilityExplanation }
+  /// Why the language model cannot analyse now and what to do; nil when it can. The library
+  /// says what is missing; for local weights that are not installed this adds the command.
+  public nonisolated var languageModelExplanation: String? {
+    guard let explanation = languageModel.unavailabilityExplanation else { return nil }
+    if languageModel.availability == .unavailable(.modelNotReady), let weights = languageModel.weights,
+      !weights.isInstalled(in: languageModel.modelDirectory ?? .current)
+    {
+      return explanation + "; run `voicenotes models install \(weights.name)`"
+    }
+    return explanation
+  }
 
   /// The model that analyses notes.
   public nonisolated var languageModel: SystemLanguageModel { pipeline.analyzer.model }

@@ -1,14 +1,14 @@
 import Foundation
 
-/// The tools of a session as the model sees them: described in the system message, callable
+/// The tools of a request as the local model sees them: described in the system message, callable
 /// through a grammar that admits either a `<tool_call>` with valid arguments or the answer.
 struct ToolGrammar: Sendable {
-  let tools: [any Tool]
+  let tools: [LanguageModelToolSpecification]
   private let callGrammar: String
   private let descriptions: String
 
   /// Prepares `tools`; nil when there are none.
-  init?(tools: [any Tool]) throws(LanguageModelSession.GenerationError) {
+  init?(tools: [LanguageModelToolSpecification]) throws(LanguageModelSession.GenerationError) {
     guard !tools.isEmpty else { return nil }
     self.tools = tools
     var choices: [String] = []
@@ -16,7 +16,7 @@ struct ToolGrammar: Sendable {
     var definitionOrder: [String] = []
     var signatures: [String] = []
     for tool in tools {
-      let parameters = tool.parameters.jsonSchema()
+      let parameters = tool.parametersJSONSchema
       // A call is {"name": ..., "arguments": ...}; nested definitions move to the top level,
       // where the arguments' "#/$defs/..." references point.
       var arguments = parameters
@@ -77,41 +77,26 @@ struct ToolGrammar: Sendable {
     return messages
   }
 
-  /// A grammar that admits a tool call or the answer (`answer`: a grammar, or nil for free text).
-  func grammar(answer: String?) -> String {
+  /// A grammar that admits a tool call or the answer (`answer`: a grammar, or nil for free text);
+  /// only a tool call when `required`.
+  func grammar(answer: String?, required: Bool = false) -> String {
+    let call = "\"<tool_call>\\n\" call-root \"\\n</tool_call>\""
+    if required { return "root ::= \(call)\n" + callGrammar }
     let answerRules =
       answer.map { GrammarComposer.prefixing($0, with: "answer-") }
       ?? "answer-root ::= [^<] answer-text\nanswer-text ::= [^\\x00]*\n"
-    return "root ::= \"<tool_call>\\n\" call-root \"\\n</tool_call>\" | answer-root\n" + callGrammar + answerRules
+    return "root ::= \(call) | answer-root\n" + callGrammar + answerRules
   }
 
   /// The call in `text`, when the model chose to call a tool.
-  func parseCall(_ text: String) -> Transcript.ToolCall? {
+  func parseCall(_ text: String) -> LanguageModelToolCall? {
     guard text.hasPrefix("<tool_call>") else { return nil }
     let body = text.dropFirst("<tool_call>".count).replacingOccurrences(of: "</tool_call>", with: "")
     guard let content = try? GeneratedContent(json: body.trimmingCharacters(in: .whitespacesAndNewlines)),
       let name = try? content.value(String.self, forProperty: "name"),
       case .structure(let properties, _) = content.kind, let arguments = properties["arguments"]
     else { return nil }
-    return Transcript.ToolCall(toolName: name, arguments: arguments)
-  }
-
-  /// Runs the tool `call` names and returns its output as text.
-  func invoke(_ call: Transcript.ToolCall) async throws -> String {
-    guard let tool = tools.first(where: { $0.name == call.toolName }) else {
-      throw LanguageModelSession.GenerationError.decodingFailure(
-        .init(debugDescription: "no tool named \(call.toolName)"))
-    }
-    return try await Self.invoke(tool, arguments: call.arguments)
-  }
-
-  private static func invoke<T: Tool>(_ tool: T, arguments content: GeneratedContent) async throws -> String {
-    do {
-      let output = try await tool.call(arguments: try T.Arguments(content))
-      return output.promptRepresentation.text
-    } catch {
-      throw LanguageModelSession.ToolCallError(tool: tool, underlyingError: error)
-    }
+    return LanguageModelToolCall(id: "call-" + UUID().uuidString, name: name, arguments: arguments)
   }
 
   private static func quoted(_ text: String) -> String {
