@@ -85,14 +85,24 @@ public final class WAVWriter {
   /// Writes `buffer` to `url` as a complete WAV file, atomically: a reader sees the old file or
   /// the whole new one, never a part.
   public static func write(_ buffer: AudioBuffer, to url: URL, encoding: SampleEncoding = .int16) throws(AudioIOError) {
-    var data = header(
-      format: buffer.format, encoding: encoding, dataBytes: UInt32(buffer.samples.count * encoding.bytesPerSample))
-    data.append(encode(buffer.samples, as: encoding))
+    let data = fileData(for: buffer, encoding: encoding)
     do {
       try data.write(to: url, options: .atomic)
     } catch {
       throw .writeFailed(path: url.path, detail: FileSystemFailure.reason(for: error))
     }
+  }
+
+  /// The bytes of a complete WAV file holding `buffer`, made in memory (for an upload, say).
+  ///
+  /// ```swift
+  /// let wav = WAVWriter.fileData(for: buffer)  // 44-byte header, then 16-bit samples
+  /// ```
+  public static func fileData(for buffer: AudioBuffer, encoding: SampleEncoding = .int16) -> Data {
+    var data = header(
+      format: buffer.format, encoding: encoding, dataBytes: UInt32(buffer.samples.count * encoding.bytesPerSample))
+    data.append(encode(buffer.samples, as: encoding))
+    return data
   }
 
   private static func encode(_ samples: [Float], as encoding: SampleEncoding) -> Data {

@@ -32,17 +32,17 @@ public enum AssetInventory {
   }
 
   /// The status of the least ready of `modules`.
+  ///
+  /// A transcriber's assets are its backend's: the local model file, or a server, which is
+  /// `installed` while it answers and `supported` while it does not (then
+  /// ``assetInstallationRequest(supporting:)`` throws an error naming its URL).
   public static func status(forModules modules: [any SpeechModule]) async -> Status {
-    modules.compactMap { $0 as? SpeechTranscriber }
-      .map { transcriber in
-        if let locale = transcriber.locale,
-          SpeechTranscriber.supportedLocale(equivalentTo: locale, model: transcriber.model) == nil
-        {
-          return .unsupported
-        }
-        return status(of: transcriber.model, in: transcriber.modelDirectory)
-      }
-      .min() ?? .installed
+    var least = Status.installed
+    for transcriber in modules.compactMap({ $0 as? SpeechTranscriber }) {
+      let status = (try? await transcriber.backend.assetStatus(locale: transcriber.locale)) ?? .supported
+      least = min(least, status)
+    }
+    return least
   }
 
   /// The status of `model` in `directory`.
@@ -56,25 +56,29 @@ public enum AssetInventory {
   /// A request that installs what `modules` lack, or nil when everything is installed.
   ///
   /// - Throws: ``SpeechTranscriptionError/unsupportedLocale(_:model:)`` when a module's language
-  ///   is not supported by its model, so no download could help.
+  ///   is not supported by its model, so no download could help;
+  ///   ``SpeechTranscriptionError/serverUnreachable(url:reason:)`` when a transcriber's server
+  ///   does not answer (nothing can be installed for it here).
   public static func assetInstallationRequest(supporting modules: [any SpeechModule]) async throws
     -> AssetInstallationRequest?
   {
     var needed: [(SpeechModel, ModelDirectory)] = []
     for transcriber in modules.compactMap({ $0 as? SpeechTranscriber }) {
-      if let locale = transcriber.locale,
-        SpeechTranscriber.supportedLocale(equivalentTo: locale, model: transcriber.model) == nil
-      {
-        throw SpeechTranscriptionError.unsupportedLocale(locale, model: transcriber.model.name)
+      guard let local = transcriber.backend as? WhisperBackend else {
+        _ = try await transcriber.backend.assetStatus(locale: transcriber.locale)
+        continue
       }
-      let status = status(of: transcriber.model, in: transcriber.modelDirectory)
+      if let locale = transcriber.locale,
+        SpeechTranscriber.supportedLocale(equivalentTo: locale, model: local.model) == nil
+      {
+        throw SpeechTranscriptionError.unsupportedLocale(locale, model: local.model.name)
+      }
+      let status = status(of: local.model, in: local.modelDirectory)
       if status == .unsupported, let reason = SpeechTranscriber.unavailabilityReason {
         throw SpeechTranscriptionError.unavailable(reason: reason)
       }
-      if status != .installed,
-        !needed.contains(where: { $0.0 == transcriber.model && $0.1 == transcriber.modelDirectory })
-      {
-        needed.append((transcriber.model, transcriber.modelDirectory))
+      if status != .installed, !needed.contains(where: { $0.0 == local.model && $0.1 == local.modelDirectory }) {
+        needed.append((local.model, local.modelDirectory))
       }
     }
     return needed.isEmpty ? nil : AssetInstallationRequest(models: needed)

@@ -38,21 +38,20 @@ extension SpeechTranscriber {
       self.matchedPhrase = matchedPhrase
     }
 
-    /// A result for `range` whose text is `words` (tokens grouped by ``words(of:)``), rewritten
-    /// by `steering` (see ``LanguageModelSteering/process(_:)``) when there is one. The text may
-    /// be empty.
+    /// A result for `range` whose text is `words` (as a backend delivered them), rewritten by
+    /// `steering` (see ``LanguageModelSteering/process(_:)``) when there is one. The text may be empty.
     init(
-      words: [WhisperSegment.Token], range: CMTimeRange, resultsFinalizationTime: CMTime,
+      words: [TranscribedSegment.Word], range: CMTimeRange, resultsFinalizationTime: CMTime,
       attributes: Set<ResultAttributeOption>, steering: LanguageModelSteering?
     ) async throws {
       guard let steering else {
         self.init(words: words, range: range, resultsFinalizationTime: resultsFinalizationTime, attributes: attributes)
         return
       }
-      let processed = try await steering.process(words)
+      let processed = try await steering.process(words.map(\.token))
       self.init(
-        words: processed.words, range: range, resultsFinalizationTime: resultsFinalizationTime, attributes: attributes,
-        matchedPhrase: processed.phrase)
+        words: processed.words.map(TranscribedSegment.Word.init), range: range,
+        resultsFinalizationTime: resultsFinalizationTime, attributes: attributes, matchedPhrase: processed.phrase)
     }
 
     /// A result for `range` whose text is `words` (tokens already grouped by ``words(of:)``, times
@@ -62,9 +61,21 @@ extension SpeechTranscriber {
       words: [WhisperSegment.Token], range: CMTimeRange, resultsFinalizationTime: CMTime,
       attributes: Set<ResultAttributeOption>, matchedPhrase: String? = nil
     ) {
+      self.init(
+        words: words.map(TranscribedSegment.Word.init), range: range, resultsFinalizationTime: resultsFinalizationTime,
+        attributes: attributes, matchedPhrase: matchedPhrase)
+    }
+
+    /// A result for `range` whose text is `words` (times in seconds on the same timeline as
+    /// `range`), with the requested attributes on each word: a confidence only where the word has
+    /// a probability. The text may be empty.
+    init(
+      words: [TranscribedSegment.Word], range: CMTimeRange, resultsFinalizationTime: CMTime,
+      attributes: Set<ResultAttributeOption>, matchedPhrase: String? = nil
+    ) {
       var text = AttributedString()
       for (index, word) in words.enumerated() {
-        var spelled = String(decoding: word.bytes, as: UTF8.self)
+        var spelled = word.text
         if index == 0 { spelled = String(spelled.drop(while: \.isWhitespace)) }
         if index == words.count - 1 { spelled = String(spelled.reversed().drop(while: \.isWhitespace).reversed()) }
         guard !spelled.isEmpty else { continue }
@@ -74,8 +85,8 @@ extension SpeechTranscriber {
             start: CMTime(seconds: word.start, preferredTimescale: 1000),
             end: CMTime(seconds: max(word.end, word.start), preferredTimescale: 1000))
         }
-        if attributes.contains(.transcriptionConfidence) {
-          run.speech.transcriptionConfidence = Double(word.probability)
+        if attributes.contains(.transcriptionConfidence), let probability = word.probability {
+          run.speech.transcriptionConfidence = probability
         }
         text.append(run)
       }

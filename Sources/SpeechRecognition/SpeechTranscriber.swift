@@ -3,7 +3,8 @@ import Foundation
 import ModelSupport
 import Synchronization
 
-/// Turns speech into text: the speech-to-text module of a ``SpeechAnalyzer``, over whisper.cpp.
+/// Turns speech into text: the speech-to-text module of a ``SpeechAnalyzer``, over whisper.cpp
+/// or an OpenAI-compatible transcription server.
 ///
 /// Create one for a locale, add it to an analyzer, and read ``results`` while the analyzer runs:
 ///
@@ -22,6 +23,11 @@ import Synchronization
 /// last), then a final result once the speaker pauses; every result's `range` is exactly the
 /// audio it covers, so a client can replace volatile text precisely. Final results never overlap.
 ///
+/// Files are transcribed by the transcriber's ``backend``: the local whisper.cpp engine unless
+/// `EngineConfiguration.current.transcriptionServer` names a server (or the transcriber is
+/// created with one, see ``init(locale:preset:backend:)``). Live input is always transcribed by
+/// the local engine.
+///
 /// Beyond Apple's API, a transcriber can name its ``SpeechModel``, can be created without a
 /// locale to detect the spoken language, and can follow a custom language model (see
 /// ``customLanguageModel``):
@@ -37,8 +43,11 @@ import Synchronization
 public final class SpeechTranscriber: AnalyzableModule {
   /// The language to transcribe, or nil to detect it from the audio.
   public let locale: Locale?
-  /// The Whisper model that does the work.
+  /// The Whisper model that does the work on this machine (live input always; files when
+  /// ``backend`` is the local engine).
   public let model: SpeechModel
+  /// What transcribes files: ``WhisperBackend`` on this machine, or a server.
+  public let backend: any TranscriptionBackend
   /// Transcription options (accepted for compatibility; Whisper already punctuates and capitalises).
   public let transcriptionOptions: Set<TranscriptionOption>
   /// Which kinds of result are published.
@@ -85,6 +94,19 @@ public final class SpeechTranscriber: AnalyzableModule {
       reportingOptions: reportingOptions, attributeOptions: attributeOptions)
   }
 
+  /// Creates a transcriber for `locale` configured by `preset` whose files are transcribed by
+  /// `backend`, such as an ``OpenAITranscriptionBackend`` (our extension).
+  ///
+  /// ```swift
+  /// let server = OpenAITranscriptionBackend(endpoint: .init(url: URL(string: "http://gpu-box:8080")!))
+  /// let transcriber = SpeechTranscriber(locale: Locale(identifier: "en_US"), preset: .transcription, backend: server)
+  /// ```
+  public convenience init(locale: Locale, preset: Preset, backend: any TranscriptionBackend) {
+    self.init(
+      model: .default, locale: locale, transcriptionOptions: preset.transcriptionOptions,
+      reportingOptions: preset.reportingOptions, attributeOptions: preset.attributeOptions, backend: backend)
+  }
+
   /// Creates a transcriber for `locale` configured by `preset` that follows the custom language
   /// model prepared into `modelConfiguration`, in the mode its weight selects (our extension; the
   /// counterpart of Apple's `DictationTranscriber.ContentHint.customizedLanguage(modelConfiguration:)`).
@@ -107,13 +129,14 @@ public final class SpeechTranscriber: AnalyzableModule {
   public convenience init(
     model: SpeechModel, locale: Locale?, transcriptionOptions: Set<TranscriptionOption> = [],
     reportingOptions: Set<ReportingOption> = [], attributeOptions: Set<ResultAttributeOption> = [],
-    modelDirectory: ModelDirectory = .current, customizedLanguage modelConfiguration: SpeechLanguageModel.Configuration
+    modelDirectory: ModelDirectory = .current, customizedLanguage modelConfiguration: SpeechLanguageModel.Configuration,
+    backend: (any TranscriptionBackend)? = nil
   ) throws {
     self.init(
       model: model, locale: locale, transcriptionOptions: transcriptionOptions, reportingOptions: reportingOptions,
       attributeOptions: attributeOptions, modelDirectory: modelDirectory,
       customLanguageModel: try SpeechLanguageModel(configuration: modelConfiguration),
-      customLanguageModelMode: modelConfiguration.mode)
+      customLanguageModelMode: modelConfiguration.mode, backend: backend)
   }
 
   /// Creates a transcriber that uses `model`; a nil `locale` detects the spoken language (or takes
@@ -123,13 +146,18 @@ public final class SpeechTranscriber: AnalyzableModule {
   ///   - customLanguageModel: a prepared (or compiled) custom language model to follow, or nil;
   ///     our extension, see ``customLanguageModel``.
   ///   - customLanguageModelMode: how to follow it: `.bias(strength:)` or `.restrict`.
+  ///   - backend: what transcribes files; nil for the server
+  ///     `EngineConfiguration.current.transcriptionServer` names, else `model` on this machine.
   public init(
     model: SpeechModel, locale: Locale?, transcriptionOptions: Set<TranscriptionOption> = [],
     reportingOptions: Set<ReportingOption> = [], attributeOptions: Set<ResultAttributeOption> = [],
     modelDirectory: ModelDirectory = .current, customLanguageModel: SpeechLanguageModel? = nil,
-    customLanguageModelMode: SpeechLanguageModel.Mode = .bias(strength: SpeechLanguageModel.Configuration.defaultWeight)
+    customLanguageModelMode: SpeechLanguageModel.Mode = .bias(
+      strength: SpeechLanguageModel.Configuration.defaultWeight),
+    backend: (any TranscriptionBackend)? = nil
   ) {
     self.model = model
+    self.backend = backend ?? Self.configuredBackend(model: model, modelDirectory: modelDirectory)
     self.locale = locale
     self.transcriptionOptions = transcriptionOptions
     self.reportingOptions = reportingOptions
@@ -139,6 +167,12 @@ public final class SpeechTranscriber: AnalyzableModule {
     self.customLanguageModelMode = customLanguageModelMode
     ownSteering = customLanguageModel.map { LanguageModelSteering(model: $0, mode: customLanguageModelMode) }
     (results, continuation) = AsyncThrowingStream.makeStream(of: Result.self)
+  }
+
+  /// The backend the configuration selects: its transcription server, else `model` on this machine.
+  static func configuredBackend(model: SpeechModel, modelDirectory: ModelDirectory) -> any TranscriptionBackend {
+    // The server backend (OpenAITranscriptionBackend) is selected here once Networking lands.
+    return WhisperBackend(model: model, modelDirectory: modelDirectory)
   }
 
   /// The language of the last analysis: the one asked for, or the one detected.
@@ -214,13 +248,13 @@ public final class SpeechTranscriber: AnalyzableModule {
   // MARK: - Analysis
 
   func checkReady() throws {
-    if let reason = Self.unavailabilityReason { throw SpeechTranscriptionError.unavailable(reason: reason) }
-    if let locale, Self.supportedLocale(equivalentTo: locale, model: model) == nil {
-      throw SpeechTranscriptionError.unsupportedLocale(locale, model: model.name)
-    }
-    guard FileManager.default.fileExists(atPath: modelDirectory.file(for: model).path) else {
-      throw SpeechTranscriptionError.modelNotInstalled(model: model.name)
-    }
+    try backend.checkReady(locale: locale)
+  }
+
+  /// Throws when the local engine cannot run live input for this transcriber.
+  private func checkLocalReady() throws {
+    try WhisperBackend(model: model, modelDirectory: modelDirectory)
+      .checkReady(locale: locale)
   }
 
   /// The language to decode: the transcriber's, else the custom language model's, else nil (detect).
@@ -230,85 +264,38 @@ public final class SpeechTranscriber: AnalyzableModule {
 
   func analyze(_ audio: AudioBuffer, shouldAbort: @escaping @Sendable () -> Bool) async throws {
     try checkReady()
-    let context = try WhisperContext.shared(modelAt: modelDirectory.file(for: model).path)
-    let standard = WhisperDecodingOptions.standard(
-      language: decodingLanguage, voiceActivityModel: modelDirectory.voiceActivityModel?.path)
-    let language: String?
-    if let steering, let promptGuard = steering.promptGuard {
-      language = try await analyzeGuarded(
-        audio, context: context, standard: standard, steering: steering, promptGuard: promptGuard,
-        shouldAbort: shouldAbort)
-    } else {
-      var options = standard
-      steering?.apply(to: &options, isFinal: true)
-      language = try await analyzeStreaming(audio, context: context, options: options, shouldAbort: shouldAbort)
-    }
-    detected.withLock { $0 = language }
-  }
-
-  /// One decode, its segments published as they come.
-  private func analyzeStreaming(
-    _ audio: AudioBuffer, context: WhisperContext, options: WhisperDecodingOptions,
-    shouldAbort: @escaping @Sendable () -> Bool
-  ) async throws -> String? {
+    let steering = steering
+    let request = TranscriptionRequest(
+      language: decodingLanguage, prompt: nil, wantsWordTimestamps: true, steering: steering)
     let attributes = attributeOptions
     let continuation = continuation
-    let steering = steering
-    // Segments come from the engine thread as they are decoded; results are made here, where the
-    // custom language model's rewriting may wait for the phonemizer.
-    let (segments, segmentInput) = AsyncStream.makeStream(of: WhisperSegment.self)
-    return try await withThrowingTaskGroup(of: String?.self) { group in
+    let backend = backend
+    // Segments come from the backend (an engine thread, a network reply) as they are ready;
+    // results are made here, where the custom language model's rewriting may wait for the phonemizer.
+    let (segments, segmentInput) = AsyncStream.makeStream(of: TranscribedSegment.self)
+    let language = try await withThrowingTaskGroup(of: String?.self) { group in
       group.addTask {
         defer { segmentInput.finish() }
-        return try await context.transcribe(
-          audio.samples, options: options, shouldAbort: { shouldAbort() || Task.isCancelled },
-          onSegment: { segmentInput.yield($0) })
+        return try await backend.transcribe(
+          audio, request: request, shouldAbort: shouldAbort, onSegment: { segmentInput.yield($0) })
       }
       for await segment in segments {
+        let range = Self.range(of: segment)
+        let words =
+          segment.words.isEmpty
+          ? [TranscribedSegment.Word(text: segment.text, start: segment.start, end: segment.end)] : segment.words
         let result = try await Result(
-          words: Result.words(of: segment.tokens), range: Self.range(of: segment),
-          resultsFinalizationTime: Self.range(of: segment).end, attributes: attributes, steering: steering)
+          words: words, range: range, resultsFinalizationTime: range.end, attributes: attributes, steering: steering)
         if !result.text.characters.isEmpty { continuation.yield(result) }
         published.withLock { $0 = max($0, result.range.end) }
       }
       return try await group.next() ?? nil
     }
+    detected.withLock { $0 = language }
   }
 
-  /// Biasing with a prompt: a decode without the prompt, one with it, and the prompted words kept
-  /// only where they bring in the model's words (see ``PromptedTextGuard``); published at the end.
-  private func analyzeGuarded(
-    _ audio: AudioBuffer, context: WhisperContext, standard: WhisperDecodingOptions, steering: LanguageModelSteering,
-    promptGuard: PromptedTextGuard, shouldAbort: @escaping @Sendable () -> Bool
-  ) async throws -> String? {
-    var plainOptions = standard
-    steering.apply(to: &plainOptions, isFinal: true, prompted: false)
-    var promptedOptions = standard
-    steering.apply(to: &promptedOptions, isFinal: true, prompted: true)
-    let plain = Mutex<[WhisperSegment]>([])
-    let language = try await context.transcribe(audio.samples, options: plainOptions, shouldAbort: shouldAbort) {
-      segment in plain.withLock { $0.append(segment) }
-    }
-    let prompted = Mutex<[WhisperSegment]>([])
-    _ = try await context.transcribe(audio.samples, options: promptedOptions, shouldAbort: shouldAbort) { segment in
-      prompted.withLock { $0.append(segment) }
-    }
-    let segments = plain.withLock { $0 }
-    let merged = promptGuard.merge(
-      plain: segments.map { Result.words(of: $0.tokens) },
-      prompted: prompted.withLock { $0 }.flatMap { Result.words(of: $0.tokens) })
-    for (segment, words) in zip(segments, merged) {
-      let result = try await Result(
-        words: words, range: Self.range(of: segment), resultsFinalizationTime: Self.range(of: segment).end,
-        attributes: attributeOptions, steering: steering)
-      if !result.text.characters.isEmpty { continuation.yield(result) }
-      published.withLock { $0 = max($0, result.range.end) }
-    }
-    return language
-  }
-
-  /// The audio a decoded segment covers.
-  private static func range(of segment: WhisperSegment) -> CMTimeRange {
+  /// The audio a segment covers.
+  private static func range(of segment: TranscribedSegment) -> CMTimeRange {
     CMTimeRange(
       start: CMTime(seconds: segment.start, preferredTimescale: 1000),
       end: CMTime(seconds: max(segment.end, segment.start), preferredTimescale: 1000))
@@ -317,7 +304,7 @@ public final class SpeechTranscriber: AnalyzableModule {
   var voiceActivityModelPath: String { modelDirectory.file(named: VoiceActivityDetector.modelFileName).path }
 
   func makeLiveAnalysis(shouldAbort: @escaping @Sendable () -> Bool) throws -> any LiveModuleAnalysis {
-    try checkReady()
+    try checkLocalReady()
     let context = try WhisperContext.shared(modelAt: modelDirectory.file(for: model).path)
     return LiveTranscription(
       context: context, language: decodingLanguage,
@@ -348,7 +335,7 @@ public final class SpeechTranscriber: AnalyzableModule {
 
   func prepare() throws {
     try checkReady()
-    _ = try WhisperContext.shared(modelAt: modelDirectory.file(for: model).path)
+    try backend.prepare()
   }
 
   func finishResults(throwing error: (any Error)?) {

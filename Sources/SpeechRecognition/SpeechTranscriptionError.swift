@@ -3,7 +3,9 @@ import Foundation
 /// Why a transcription could not run or produced nothing, with what to do about it.
 ///
 /// The first cases match the errors the seed app defines around Apple's SpeechTranscriber; the
-/// rest cover what a local engine adds (a model to install, an engine that can fail).
+/// rest cover what a local engine adds (a model to install, an engine that can fail) and what a
+/// transcription server adds (one that does not answer, or answers with an error). Messages say
+/// what is missing in the library's terms; an app adds its own command for installing it.
 public enum SpeechTranscriptionError: Error, LocalizedError, Equatable, Sendable {
   /// Speech recognition cannot run on this machine.
   case unavailable(reason: String)
@@ -22,6 +24,14 @@ public enum SpeechTranscriptionError: Error, LocalizedError, Equatable, Sendable
   /// The Silero voice-activity model, which live analysis and ``SpeechDetector`` need, is
   /// missing or cannot be loaded.
   case voiceActivityModelMissing(path: String)
+  /// A transcription server could not be reached at `url`.
+  case serverUnreachable(url: String, reason: String)
+  /// A transcription server at `url` did not answer within `seconds`.
+  case serverTimedOut(url: String, seconds: Double)
+  /// A transcription server at `url` answered with HTTP `status` and `message`.
+  case serverError(url: String, status: Int, message: String)
+  /// A transcription server at `url` answered with something other than a transcription.
+  case invalidServerResponse(url: String, detail: String)
 
   /// A one-line message that says what went wrong and what to do.
   public var errorDescription: String? {
@@ -29,11 +39,11 @@ public enum SpeechTranscriptionError: Error, LocalizedError, Equatable, Sendable
     case .unavailable(let reason):
       "speech recognition is not available on this machine: \(reason)"
     case .unsupportedLocale(let locale, let model):
-      "the '\(model)' speech model does not support the language '\(locale.identifier)'; use --language auto or the multilingual 'base' model"
+      "the '\(model)' speech model does not support the language '\(locale.identifier)'; detect the language instead or use the multilingual 'base' model"
     case .emptyResult:
       "no speech was detected in this recording"
     case .modelNotInstalled(let model):
-      "the '\(model)' speech model is not installed; run `voicenotes models install \(model)`"
+      "the '\(model)' speech model is not installed in the models folder"
     case .engineFailure(let detail):
       "the speech engine failed: \(detail)"
     case .cancelled:
@@ -41,7 +51,15 @@ public enum SpeechTranscriptionError: Error, LocalizedError, Equatable, Sendable
     case .invalidState(let detail):
       "the speech analyzer was used out of order: \(detail)"
     case .voiceActivityModelMissing(let path):
-      "the voice-activity model \(path) is missing or unreadable; run `make deps` to install it"
+      "the Silero voice-activity model \(path) is missing or unreadable; put \(VoiceActivityDetector.modelFileName) from the whisper.cpp sources in the models folder"
+    case .serverUnreachable(let url, let reason):
+      "the transcription server \(url) cannot be reached: \(reason); is it running?"
+    case .serverTimedOut(let url, let seconds):
+      "the transcription server \(url) did not answer within \(Int(seconds.rounded())) s; is it overloaded, or is the timeout too short?"
+    case .serverError(let url, let status, let message):
+      "the transcription server \(url) answered HTTP \(status): \(message)"
+    case .invalidServerResponse(let url, let detail):
+      "the transcription server \(url) sent an answer that is not a transcription: \(detail)"
     }
   }
 }

@@ -117,7 +117,7 @@ struct SpeechDetectorTests {
     #expect(try await none.value.results.isEmpty)
   }
 
-  @Test("a missing voice-activity model fails at start and says how to install it")
+  @Test("a missing voice-activity model fails at start and says which file to put where")
   func missingModel() async throws {
     let empty = Fixtures.temporaryFolder("no-vad")
     defer { try? FileManager.default.removeItem(at: empty) }
@@ -130,7 +130,9 @@ struct SpeechDetectorTests {
     let error = await #expect(throws: SpeechTranscriptionError.voiceActivityModelMissing(path: path)) {
       try await SpeechAnalyzer(modules: [detector]).start(inputSequence: inputs)
     }
-    #expect(error?.localizedDescription.contains("make deps") == true)
+    #expect(
+      error?.localizedDescription.contains("put ggml-silero-vad.bin from the whisper.cpp sources in the models folder")
+        == true)
     await #expect(throws: SpeechTranscriptionError.self) { for try await _ in detector.results {} }
   }
 }

@@ -46,7 +46,7 @@ public enum CustomLanguageModelError: Error, LocalizedError, Equatable, Sendable
     case .unsupportedPhoneme(let symbol, let grapheme):
       "the pronunciation of \"\(grapheme)\" uses \"\(symbol)\", which is not a supported X-SAMPA symbol; see CustomLanguageModelData.supportedPhonemes(locale:)"
     case .phonemizerUnavailable(let reason):
-      "espeak-ng cannot turn text into phonemes: \(reason); install espeak-ng-data (make deps)"
+      "espeak-ng cannot turn text into phonemes: \(reason); install Debian's espeak-ng-data package"
     case .writeFailed(let file, let reason):
       "could not write \(file.path): \(reason); check that the folder exists and is writable"
     case .abstractPhraseCountGenerator(let type, let method):

@@ -32,7 +32,7 @@ struct LanguageModelSteering: Sendable {
   private let matcher: PronunciationMatcher?
   private let biases: [WhisperSteering.Bias]
   /// Whisper's prompt when biasing (empty when restricting).
-  private let prompt: String
+  private let biasingPrompt: String
   /// Whisper's prompt when restricting: the commands.
   private let restrictPrompt: String?
   /// Checks a prompted decode against an unprompted one, when biasing with a prompt.
@@ -47,11 +47,11 @@ struct LanguageModelSteering: Sendable {
     restrictPrompt = mode == .restrict && !prompt.isEmpty ? prompt : nil
     guard case .bias(let strength) = mode, strength > 0 else {
       biases = []
-      self.prompt = ""
+      biasingPrompt = ""
       promptGuard = nil
       return
     }
-    self.prompt = prompt
+    biasingPrompt = prompt
     promptGuard = prompt.isEmpty ? nil : PromptedTextGuard(model: model)
     let scale = Float(strength)
     let terms = model.vocabulary.terms.filter { SpeechLanguageModel.isSpeakable($0.text) }
@@ -73,6 +73,16 @@ struct LanguageModelSteering: Sendable {
     self.biases = biases
   }
 
+  /// The text a recognizer that cannot be steered while it decodes (a transcription server)
+  /// is primed with instead: the model's vocabulary and phrases when biasing, its commands when
+  /// restricting; nil when there is none.
+  var prompt: String? {
+    switch mode {
+    case .bias(let strength): strength > 0 && !biasingPrompt.isEmpty ? biasingPrompt : nil
+    case .restrict: restrictPrompt
+    }
+  }
+
   /// Sets up `options` for a decode; `isFinal` is false for a volatile decode of speech still
   /// going on, which may stop part-way through a command. When biasing, `prompted` false leaves
   /// out the prompt (the unprompted decode ``promptGuard`` compares with, or a volatile decode).
@@ -80,8 +90,8 @@ struct LanguageModelSteering: Sendable {
     switch mode {
     case .bias(let strength):
       guard strength > 0 else { return }
-      if prompted, !prompt.isEmpty {
-        options.initialPrompt = [options.initialPrompt, prompt].compactMap { $0 }.joined(separator: " ")
+      if prompted, !biasingPrompt.isEmpty {
+        options.initialPrompt = [options.initialPrompt, biasingPrompt].compactMap { $0 }.joined(separator: " ")
         options.carryInitialPrompt = true
       }
       if !biases.isEmpty { options.steering = WhisperSteering(biases: biases) }

@@ -309,8 +309,8 @@ actor LiveTranscription: LiveModuleAnalysis {
     let result =
       if let steering {
         try await SpeechTranscriber.Result(
-          words: words, range: range, resultsFinalizationTime: finalization, attributes: attributes,
-          steering: steering)
+          words: words.map(TranscribedSegment.Word.init), range: range, resultsFinalizationTime: finalization,
+          attributes: attributes, steering: steering)
       } else {
         SpeechTranscriber.Result(
           words: words, range: range, resultsFinalizationTime: finalization, attributes: attributes)

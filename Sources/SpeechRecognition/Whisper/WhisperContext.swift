@@ -30,7 +30,9 @@ actor WhisperContext {
     parameters.use_gpu = false
     guard let context = whisper_init_from_file_with_params_no_state(modelPath, parameters) else {
       throw .engineFailure(
-        detail: "whisper.cpp could not load \(modelPath); reinstall the model with `voicenotes models install`")
+        detail:
+          "whisper.cpp could not load \(modelPath): the file is damaged or not a whisper.cpp model; install the model again"
+      )
     }
     self.context = context
     self.modelPath = modelPath
@@ -58,6 +60,14 @@ actor WhisperContext {
   /// The ISO 639-1 codes of every language whisper.cpp knows.
   static var languageCodes: [String] {
     (0...whisper_lang_max_id()).compactMap { id in whisper_lang_str(id).map { String(cString: $0) } }
+  }
+
+  /// The ISO 639-1 code of the language whisper.cpp calls `name` (`english` -> `en`), or of the
+  /// code `name` already is; nil when whisper.cpp knows no such language.
+  static func languageCode(named name: String) -> String? {
+    silenceLogs
+    let id = whisper_lang_id(name)
+    return id >= 0 ? whisper_lang_str(id).map { String(cString: $0) } : nil
   }
 
   /// Transcribes 16 kHz mono `samples`, calling `onSegment` as each segment is decoded.
@@ -208,7 +218,7 @@ actor WhisperContext {
       voiceActivityPath = path
     }
     guard let voiceActivity else {
-      throw .engineFailure(detail: "could not load the voice-activity model \(path); run `make deps` again")
+      throw .voiceActivityModelMissing(path: path)
     }
     var parameters = whisper_vad_default_params()
     // The default 30 ms of padding clips the onset of words; a quarter second keeps them whole.

@@ -317,7 +317,7 @@ public actor Library {
           },
           onFailure: onLiveFailure)
       } catch {
-        onLiveFailure((error as? LocalizedError)?.errorDescription ?? "\(error)")
+        onLiveFailure(FailureText.describe(error))
       }
     }
     let note = recording.note
@@ -447,7 +447,7 @@ public actor Library {
         if let language { try await ensureInstalled(language, progress: report) }
         events.publish(.model(name: name, status: .installed, stage: "installed", fraction: 1))
       } catch {
-        let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        let message = FailureText.describe(error)
         events.publish(.model(name: name, status: .supported, stage: message, fraction: 0))
       }
       installDone(name)

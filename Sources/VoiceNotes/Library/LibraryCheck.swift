@@ -114,7 +114,7 @@ public struct LibraryCheck: Sendable, Equatable {
           problem.detail = "audio/\(name) had no note; it is note \(note.id.prefix(8)) again, ready to transcribe"
           problem.repaired = true
         } catch {
-          let reason = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+          let reason = FailureText.describe(error)
           problem.detail =
             "audio/\(name) has no note and is not audio that can be read (\(reason)); it was left as it is"
         }

@@ -37,7 +37,7 @@ public final class LiveTranscript: Sendable {
       do {
         for try await result in transcriber.results { onResult(result) }
       } catch {
-        onFailure((error as? LocalizedError)?.errorDescription ?? "\(error)")
+        onFailure(FailureText.describe(error))
       }
     }
     return LiveTranscript(analyzer: analyzer, inputs: inputs, display: display)

@@ -208,7 +208,7 @@ public actor NotePipeline {
         }
         note.processing.lastError = nil
       } catch {
-        note.processing.lastError = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        note.processing.lastError = FailureText.describe(error)
         try await saveKeepingUserChanges(&note)
         throw error
       }
@@ -273,11 +273,17 @@ public actor NotePipeline {
         let done = try await pipeline.processHoldingLock(current, progress: progress)
         outcomes.withLock { $0.processed.append(done) }
       } catch {
+<<<<<<< HEAD
         let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
         let recorded = (try? await pipeline.store.note(id: current.id))??.processing.lastError != nil
         outcomes.withLock {
           $0.failures.append(ResumeResult.Failure(noteID: current.id, message: message, isRecorded: recorded))
         }
+=======
+        let message = FailureText.describe(error)
+        let recorded = (try? await store.note(id: current.id))??.processing.lastError != nil
+        result.failures.append(ResumeResult.Failure(noteID: current.id, message: message, isRecorded: recorded))
+>>>>>>> sttseam
       }
       finished(current.id)
     }

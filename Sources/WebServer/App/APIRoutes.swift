@@ -426,7 +426,7 @@ struct APIRoutes: Sendable {
   }
 
   static func reason(_ error: any Error) -> String {
-    ((error as? LocalizedError)?.errorDescription ?? "\(error)").replacingOccurrences(of: "\n", with: " ")
+    (FailureText.describe(error)).replacingOccurrences(of: "\n", with: " ")
   }
 
   /// The status and a path-free message for an error from the app core.

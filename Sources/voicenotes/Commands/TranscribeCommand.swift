@@ -129,7 +129,7 @@ struct TranscribeCommand: ParsableCommand {
       } catch {
         failures += 1
         progress.clear()
-        let message = (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+        let message = FailureText.describe(error)
         // Every message names the file it is about, so a failure among many can be found.
         CommandRunner.report(message.contains(url.path) || message.contains(path) ? message : "\(path): \(message)")
       }

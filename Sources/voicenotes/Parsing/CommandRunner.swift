@@ -1,5 +1,6 @@
 import CommandLineParsing
 import Foundation
+import VoiceNotes
 
 /// Finds the command the arguments select, parses its input, runs it and returns an
 /// ``ExitStatus``: errors are printed on one line to standard error.
@@ -39,7 +40,7 @@ enum CommandRunner {
       }
       return error.status.rawValue
     } catch {
-      report((error as? LocalizedError)?.errorDescription ?? String(describing: error))
+      report(FailureText.describe(error))
       return ExitStatus.failure.rawValue
     }
   }

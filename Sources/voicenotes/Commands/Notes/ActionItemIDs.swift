@@ -36,7 +36,7 @@ enum ActionItemIDs {
             : "\(box) \(task)  (\(title)): already \(completed ? "done" : "open"), nothing changed")
       } catch {
         failures += 1
-        CommandRunner.report((error as? LocalizedError)?.errorDescription ?? "\(error)")
+        CommandRunner.report(FailureText.describe(error))
       }
     }
     if json { try OutputOptions.printJSON(results) }

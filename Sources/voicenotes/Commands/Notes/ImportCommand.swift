@@ -69,7 +69,7 @@ struct ImportCommand: ParsableCommand {
         progress.finish("\(position)saved \(url.lastPathComponent) as note \(note.id.prefix(8))")
       } catch {
         failures += 1
-        CommandRunner.report((error as? LocalizedError)?.errorDescription ?? "\(error)")
+        CommandRunner.report(FailureText.describe(error))
       }
     }
     if process { failures += try await LibraryOption.process(imported, in: app, progress: progress) }

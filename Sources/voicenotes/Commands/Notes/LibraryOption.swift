@@ -110,7 +110,7 @@ enum LibraryOption {
       case .failure(let error):
         progress.clear()
         CommandRunner.report(
-          "\(position)note \(id.prefix(8)): \((error as? LocalizedError)?.errorDescription ?? "\(error)"); "
+          "\(position)note \(id.prefix(8)): \(FailureText.describe(error)); "
             + "run `voicenotes retry \(id.prefix(8))`")
       }
     }

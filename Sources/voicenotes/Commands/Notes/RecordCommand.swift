@@ -116,7 +116,7 @@ struct RecordCommand: ParsableCommand {
       throw failure ?? RecordError.nothingRecorded
     }
     progress.finish(String(format: "saved note %@: %.1f s recorded", id, note.duration))
-    if let failure { CommandRunner.report((failure as? LocalizedError)?.errorDescription ?? "\(failure)") }
+    if let failure { CommandRunner.report(FailureText.describe(failure)) }
     if process, try await LibraryOption.process([note], in: app, progress: progress) > 0 {
       throw CommandFailure(message: "note \(id) failed", alreadyReported: true)
     }
@@ -131,7 +131,7 @@ struct RecordCommand: ParsableCommand {
       return true
     } catch {
       progress.clear()
-      let reason = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+      let reason = FailureText.describe(error)
       ProgressReporter.write("voicenotes: no live transcript (\(reason)); recording without it\n")
       return false
     }

@@ -1,0 +1,62 @@
+/// Where to cut a recording too long for one request to a transcription server: at pauses that
+/// voice-activity detection found, so no word is cut in two and no piece is longer than the limit.
+struct TranscriptionChunkPlan: Sendable, Equatable {
+  /// The pieces, as sample ranges of the recording, in order; together they cover every stretch
+  /// with speech (pieces with no speech at all are left out).
+  var pieces: [Range<Int>]
+
+  /// Plans pieces of at most `limit` samples for a recording of `sampleCount` samples, given the
+  /// probability of speech in each window of `windowSize` samples.
+  ///
+  /// Each cut is made in the middle of the longest pause (a run of windows whose probability is
+  /// below `threshold`) in the second half of the stretch that could still go into the piece, so
+  /// pieces stay long and cuts fall in silence; with no pause there, at the quietest window.
+  ///
+  /// - Precondition: `limit` is at least two windows.
+  init(
+    sampleCount: Int, limit: Int, speechProbabilities: [Float], windowSize: Int, threshold: Float = 0.5
+  ) {
+    precondition(limit >= 2 * windowSize, "a piece must hold at least two voice-activity windows")
+    func probability(_ window: Int) -> Float {
+      speechProbabilities.indices.contains(window) ? speechProbabilities[window] : 0
+    }
+    var cuts: [Int] = []
+    var start = 0
+    while sampleCount - start > limit {
+      // Windows wholly inside the second half of what could go into this piece.
+      let first = (start + limit / 2 + windowSize - 1) / windowSize
+      let last = (start + limit) / windowSize - 1
+      var best: (start: Int, length: Int)?
+      var run: Int?
+      for window in first...max(first, last) {
+        if probability(window) < threshold {
+          let runStart = run ?? window
+          run = runStart
+          let length = window - runStart + 1
+          if length >= (best?.length ?? 0) { best = (runStart, length) }
+        } else {
+          run = nil
+        }
+      }
+      let cutWindow: Int
+      if let best {
+        cutWindow = best.start + best.length / 2
+      } else {
+        cutWindow = (first...max(first, last)).min { probability($0) < probability($1) } ?? last
+      }
+      let cut = min(max(cutWindow * windowSize, start + windowSize), start + limit)
+      cuts.append(cut)
+      start = cut
+    }
+    var pieces: [Range<Int>] = []
+    var previous = 0
+    for cut in cuts + [sampleCount] {
+      pieces.append(previous..<cut)
+      previous = cut
+    }
+    self.pieces = pieces.filter { piece in
+      let windows = (piece.lowerBound / windowSize)..<max((piece.upperBound + windowSize - 1) / windowSize, 1)
+      return windows.contains { probability($0) >= threshold }
+    }
+  }
+}
