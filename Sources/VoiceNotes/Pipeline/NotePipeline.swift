@@ -33,8 +33,8 @@ public actor NotePipeline {
   public nonisolated let transcription: WorkerPool<FileTranscriber>
   /// The analysers (one per language model backend), each transcript going to a free one.
   public nonisolated let analysis: WorkerPool<NoteAnalyzer>
-  /// How many notes are worked on at once: enough to keep every worker busy when there are
-  /// several, one at a time for the local engines alone (which share this machine's cores).
+  /// How many notes are worked on at once: one per worker when servers do the work, so each is
+  /// kept busy; one at a time for the local engines alone, which share this machine's cores.
   public nonisolated let concurrentNotes: Int
 
   /// The first transcriber.
@@ -50,16 +50,14 @@ public actor NotePipeline {
   }
 
   /// A pipeline that shares the work among `transcribers` and `analyzers` (each at least one),
-  /// with up to `concurrentNotes` notes under way at once (by default one per worker when there
-  /// are more than two workers, else one).
+  /// with up to `concurrentNotes` notes under way at once (by default one).
   public init(
     store: NoteStore, transcribers: [FileTranscriber], analyzers: [NoteAnalyzer], concurrentNotes: Int? = nil
   ) {
     self.store = store
     transcription = WorkerPool(transcribers)
     analysis = WorkerPool(analyzers)
-    let workers = transcribers.count + analyzers.count
-    self.concurrentNotes = max(concurrentNotes ?? (workers > 2 ? workers : 1), 1)
+    self.concurrentNotes = max(concurrentNotes ?? 1, 1)
     lock = LibraryLock(file: store.library.appendingPathComponent(".processing.lock"))
   }
 
