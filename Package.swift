@@ -67,7 +67,7 @@ let package = Package(
     // Shared by the engine modules: the models folder, PyPI wheel installation, engine threads.
     .target(name: "ModelSupport"),
     .target(
-      name: "SpeechRecognition", dependencies: ["AudioIO", "ModelSupport", "CWhisper", "CEspeak"],
+      name: "SpeechRecognition", dependencies: ["AudioIO", "ModelSupport", "Networking", "CWhisper", "CEspeak"],
       linkerSettings: engineLinkerFlags),
     .macro(
       name: "LanguageModelsMacros",
@@ -131,7 +131,8 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["AudioIO", "Networking"], path: "Tests/TestSupport"),
     .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "TestSupport"]),
     .testTarget(
-      name: "SpeechRecognitionTests", dependencies: ["SpeechRecognition", "AudioIO", "VoiceNotes", "TestSupport"]),
+      name: "SpeechRecognitionTests",
+      dependencies: ["SpeechRecognition", "AudioIO", "VoiceNotes", "Networking", "TestSupport"]),
     .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "TestSupport"]),
     .testTarget(name: "ModelSupportTests", dependencies: ["ModelSupport"]),
     .testTarget(

@@ -171,7 +171,9 @@ public final class SpeechTranscriber: AnalyzableModule {
 
   /// The backend the configuration selects: its transcription server, else `model` on this machine.
   static func configuredBackend(model: SpeechModel, modelDirectory: ModelDirectory) -> any TranscriptionBackend {
-    // The server backend (OpenAITranscriptionBackend) is selected here once Networking lands.
+    if let server = EngineConfiguration.current.transcriptionServer {
+      return OpenAITranscriptionBackend(endpoint: server)
+    }
     return WhisperBackend(model: model, modelDirectory: modelDirectory)
   }
 

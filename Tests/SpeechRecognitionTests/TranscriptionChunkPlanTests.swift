@@ -27,6 +27,18 @@ struct TranscriptionChunkPlanTests {
     #expect(pieces.allSatisfy { $0.count <= 120 })
   }
 
+  @Test("of a long pause only the padding either side of the cut is kept")
+  func longPauseLeftOut() {
+    // Speech in windows 0-4, a pause of 20 windows, speech in 25-34; a limit of 30 windows.
+    let speech = (0..<35).map { $0 < 5 || $0 >= 25 }
+    let pieces = TranscriptionChunkPlan(
+      sampleCount: 350, limit: 300, speechProbabilities: speech.map { $0 ? 0.9 : 0.1 }, windowSize: 10, padding: 3
+    ).pieces
+    // The pause in the second half of the first 300 samples is windows 15-24 (the run seen
+    // from there): the piece ends 3 windows after the run starts, the next starts 3 before speech.
+    #expect(pieces == [0..<180, 220..<350])
+  }
+
   @Test("with no pause the cut is at the quietest window, and no piece exceeds the limit")
   func noPause() {
     var probabilities = [Float](repeating: 0.9, count: 30)

@@ -2,7 +2,7 @@
 /// voice-activity detection found, so no word is cut in two and no piece is longer than the limit.
 struct TranscriptionChunkPlan: Sendable, Equatable {
   /// The pieces, as sample ranges of the recording, in order; together they cover every stretch
-  /// with speech (pieces with no speech at all are left out).
+  /// with speech (long pauses between them, and pieces with no speech at all, are left out).
   var pieces: [Range<Int>]
 
   /// Plans pieces of at most `limit` samples for a recording of `sampleCount` samples, given the
@@ -10,17 +10,22 @@ struct TranscriptionChunkPlan: Sendable, Equatable {
   ///
   /// Each cut is made in the middle of the longest pause (a run of windows whose probability is
   /// below `threshold`) in the second half of the stretch that could still go into the piece, so
-  /// pieces stay long and cuts fall in silence; with no pause there, at the quietest window.
+  /// pieces stay long and cuts fall in silence; with no pause there, at the quietest window. Of a
+  /// long pause only `padding` windows stay on either side of the cut: the silence in between is
+  /// not sent, and the next piece starts shortly before its speech (Whisper places the first
+  /// words of a piece that opens with seconds of silence too early).
   ///
   /// - Precondition: `limit` is at least two windows.
   init(
-    sampleCount: Int, limit: Int, speechProbabilities: [Float], windowSize: Int, threshold: Float = 0.5
+    sampleCount: Int, limit: Int, speechProbabilities: [Float], windowSize: Int, threshold: Float = 0.5,
+    padding: Int = 10
   ) {
     precondition(limit >= 2 * windowSize, "a piece must hold at least two voice-activity windows")
     func probability(_ window: Int) -> Float {
       speechProbabilities.indices.contains(window) ? speechProbabilities[window] : 0
     }
-    var cuts: [Int] = []
+    // Each cut as where one piece ends and the next starts (apart when silence is left out).
+    var cuts: [(end: Int, next: Int)] = []
     var start = 0
     while sampleCount - start > limit {
       // Windows wholly inside the second half of what could go into this piece.
@@ -38,21 +43,25 @@ struct TranscriptionChunkPlan: Sendable, Equatable {
           run = nil
         }
       }
-      let cutWindow: Int
+      let cut: (end: Int, next: Int)
       if let best {
-        cutWindow = best.start + best.length / 2
+        let middle = best.start + best.length / 2
+        let end = min(best.start + padding, middle) * windowSize
+        let next = max(best.start + best.length - padding, middle) * windowSize
+        cut = (min(max(end, start + windowSize), start + limit), max(next, start + windowSize))
       } else {
-        cutWindow = (first...max(first, last)).min { probability($0) < probability($1) } ?? last
+        let quietest = (first...max(first, last)).min { probability($0) < probability($1) } ?? last
+        let at = min(max(quietest * windowSize, start + windowSize), start + limit)
+        cut = (at, at)
       }
-      let cut = min(max(cutWindow * windowSize, start + windowSize), start + limit)
       cuts.append(cut)
-      start = cut
+      start = cut.next
     }
     var pieces: [Range<Int>] = []
     var previous = 0
-    for cut in cuts + [sampleCount] {
-      pieces.append(previous..<cut)
-      previous = cut
+    for cut in cuts + [(sampleCount, sampleCount)] {
+      pieces.append(previous..<cut.end)
+      previous = cut.next
     }
     self.pieces = pieces.filter { piece in
       let windows = (piece.lowerBound / windowSize)..<max((piece.upperBound + windowSize - 1) / windowSize, 1)
