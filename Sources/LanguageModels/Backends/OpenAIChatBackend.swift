@@ -15,19 +15,22 @@ import Synchronization
 ///
 /// Where each guide of a ``GenerationSchema`` is enforced:
 ///
-/// | guide | llama-server, answer | llama-server, tool arguments | other servers |
-/// |---|---|---|---|
-/// | types, nesting, required properties, enums | our GBNF while sampling | its grammar from the tool's JSON Schema; checked on arrival | `response_format` json_schema (strict) if the server honours it; checked on arrival |
-/// | `.anyOf`, `.constant` | our GBNF | its grammar (`enum`/`const`); checked | json_schema; checked |
-/// | `.pattern` | our GBNF | its grammar (its regex subset); checked | json_schema `pattern` where supported; checked |
-/// | `.count`, `.minimumCount`, `.maximumCount` | our GBNF | its grammar (`minItems`/`maxItems`); checked | json_schema; checked |
-/// | `.range`, `.minimum`, `.maximum` | our GBNF (integer ranges spelled out) | its grammar; checked | json_schema; checked |
+/// | guide | llama-server (answers and tool arguments) | other servers |
+/// |---|---|---|
+/// | types, nesting, required properties, enums | our GBNF while sampling | `response_format` json_schema (strict) or the tool's `parameters`, as far as the server honours them; checked on arrival |
+/// | `.anyOf`, `.constant` | our GBNF | json_schema `enum` / `const`; checked |
+/// | `.pattern` | our GBNF | json_schema `pattern` where supported; checked |
+/// | `.count`, `.minimumCount`, `.maximumCount` | our GBNF | json_schema `minItems` / `maxItems`; checked |
+/// | `.range`, `.minimum`, `.maximum` | our GBNF (integer ranges spelled out) | json_schema `minimum` / `maximum`; checked |
 ///
-/// "Checked" means the answer is validated on arrival (``GenerationSchema`` conformance) and the
+/// To llama-server the conversation goes in the local layout: tools are described in the system
+/// message and offered through the same tool-or-answer grammar as ``LlamaBackend`` (llama-server
+/// refuses a `grammar` together with `tools`, and a small model does not always write its
+/// template's tool-call tags), so there both the answer and the tool arguments are enforced
+/// exactly as locally. Other servers get `tools` and `response_format`. Everywhere, the answer
+/// and the tool arguments are also checked on arrival (``GenerationSchema`` conformance) and the
 /// request sent again, at most ``maximumAttempts`` times in all, before
-/// ``LanguageModelSession/GenerationError/decodingFailure(_:)``. llama-server refuses a grammar
-/// together with tools, so in a round that offers tools the answer is unconstrained; when it does
-/// not fit, the next attempt asks for the answer alone (no tool call) under our grammar.
+/// ``LanguageModelSession/GenerationError/decodingFailure(_:)``.
 ///
 /// ```swift
 /// let server = EngineConfiguration.ServerEndpoint(url: URL(string: "http://127.0.0.1:8080")!)
@@ -143,16 +146,12 @@ public final class OpenAIChatBackend: LanguageModelBackend {
     -> LanguageModelReply
   {
     let info = try await info()
-    var current = request
     var problems: [String] = []
     for _ in 0..<maximumAttempts {
       do {
-        return try await attempt(current, info: info, onText: onText)
+        return try await attempt(request, info: info, onText: onText)
       } catch OpenAIChatFailure.unusable(let detail) {
         problems.append(detail)
-        // llama-server constrains nothing in a round that offers tools: ask for the answer alone,
-        // under the grammar, when the model answered without fitting the format.
-        if info.isLlamaServer, current.offersTools, !detail.hasPrefix("tool call:") { current.toolChoice = .none }
       }
     }
     throw LanguageModelSession.GenerationError.decodingFailure(
@@ -168,10 +167,27 @@ public final class OpenAIChatBackend: LanguageModelBackend {
     _ request: LanguageModelRequest, info: ServerInfo, onText: @escaping @Sendable (String) -> Void
   ) async throws -> LanguageModelReply {
     let offerTools = request.offersTools
-    let body = OpenAIChatRequestBody(
-      messages: request.messages, model: endpoint.model, tools: request.tools, toolChoice: request.toolChoice,
-      constraint: try constraint(for: request.responseFormat, info: info, offerTools: offerTools),
-      options: request.options, isLlamaServer: info.isLlamaServer)
+    // To llama-server, the conversation in the local layout: tools described in the system
+    // message and offered through our tool-or-answer grammar, so both are enforced as locally.
+    let toolbox = info.isLlamaServer ? try ToolGrammar(tools: request.tools) : nil
+    let body: OpenAIChatRequestBody
+    if info.isLlamaServer {
+      var messages = LlamaBackend.llamaMessages(request.messages)
+      if let toolbox { messages = toolbox.addingDescriptions(to: messages) }
+      let answer = try answerGrammar(for: request.responseFormat)
+      let grammar =
+        offerTools ? toolbox?.grammar(answer: answer, required: request.toolChoice == .required) : answer
+      body = OpenAIChatRequestBody(
+        messages: messages.map { LanguageModelMessage(role: .init(rawValue: $0.role) ?? .user, content: $0.content) },
+        model: endpoint.model, tools: [], toolChoice: .automatic, constraint: grammar.map { .grammar($0) } ?? .none,
+        options: request.options, isLlamaServer: true)
+    } else {
+      body = OpenAIChatRequestBody(
+        messages: request.messages, model: endpoint.model, tools: request.tools, toolChoice: request.toolChoice,
+        constraint: try constraint(for: request.responseFormat), options: request.options, isLlamaServer: false)
+    }
+    // A tool call written as text (llama-server) is not part of the answer; answers never start with "<".
+    let hidesToolCalls = toolbox != nil && offerTools
     let json = try body.json()
     let response = try await stream(
       HTTPClientRequest(
@@ -191,7 +207,9 @@ public final class OpenAIChatBackend: LanguageModelBackend {
     var accumulator = OpenAIChatStreamAccumulator()
     do {
       for try await event in response.events {
-        if try accumulator.add(event.data) { onText(accumulator.text) }
+        if try accumulator.add(event.data), !(hidesToolCalls && accumulator.text.hasPrefix("<")) {
+          onText(accumulator.text)
+        }
         if accumulator.isDone { break }
       }
     } catch let failure as OpenAIChatFailure {
@@ -204,7 +222,13 @@ public final class OpenAIChatBackend: LanguageModelBackend {
       throw LanguageModelServerError.connectionLost(url: baseText, reason: "the stream ended before the answer did")
     }
     reachability.record(failure: nil)
-    let calls = try accumulator.decodedToolCalls()
+    var calls = try accumulator.decodedToolCalls()
+    if hidesToolCalls, let toolbox, accumulator.text.hasPrefix("<") {
+      guard let call = toolbox.parseCall(accumulator.text) else {
+        throw OpenAIChatFailure.unusable("tool call: not a call: \(accumulator.text.prefix(200))")
+      }
+      calls = [call]
+    }
     let generated = accumulator.generatedTokens ?? 0
     let prompt = accumulator.promptTokens ?? 0
     var stopReason = LanguageModelReply.StopReason.endOfText
@@ -226,22 +250,30 @@ public final class OpenAIChatBackend: LanguageModelBackend {
       text: accumulator.text, promptTokens: prompt, generatedTokens: generated, stopReason: stopReason)
   }
 
-  /// How the answer's format is sent: our GBNF to llama-server (unless tools are offered, which it
-  /// refuses with a grammar), else `response_format` json_schema.
+  /// Our GBNF grammar for the answer's format, for llama-server (nil for free text).
+  private func answerGrammar(
+    for format: LanguageModelResponseFormat
+  ) throws(LanguageModelSession.GenerationError) -> String? {
+    switch format {
+    case .text: nil
+    case .schema(let schema): try SchemaGrammar(schema).text
+    case .jsonSchema(let text): try SchemaGrammar(jsonSchema: text).text
+    }
+  }
+
+  /// The answer's format as `response_format` json_schema, for servers other than llama-server.
   private func constraint(
-    for format: LanguageModelResponseFormat, info: ServerInfo, offerTools: Bool
+    for format: LanguageModelResponseFormat
   ) throws(LanguageModelSession.GenerationError) -> OpenAIChatRequestBody.Constraint {
     switch format {
     case .text:
       return .none
     case .schema(let schema):
-      if info.isLlamaServer { return offerTools ? .none : .grammar(try SchemaGrammar(schema).text) }
       if let problem = schema.unsupportedGuideDescription() {
         throw .unsupportedGuide(.init(debugDescription: problem))
       }
       return .jsonSchema(name: Self.schemaName(schema.name), schema: schema.jsonSchema())
     case .jsonSchema(let text):
-      if info.isLlamaServer { return offerTools ? .none : .grammar(try SchemaGrammar(jsonSchema: text).text) }
       return .jsonSchema(name: "response", schema: text)
     }
   }
