@@ -271,17 +271,11 @@ public actor NotePipeline {
         let done = try await pipeline.processHoldingLock(current, progress: progress)
         outcomes.withLock { $0.processed.append(done) }
       } catch {
-<<<<<<< HEAD
-        let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        let message = FailureText.describe(error)
         let recorded = (try? await pipeline.store.note(id: current.id))??.processing.lastError != nil
         outcomes.withLock {
           $0.failures.append(ResumeResult.Failure(noteID: current.id, message: message, isRecorded: recorded))
         }
-=======
-        let message = FailureText.describe(error)
-        let recorded = (try? await store.note(id: current.id))??.processing.lastError != nil
-        result.failures.append(ResumeResult.Failure(noteID: current.id, message: message, isRecorded: recorded))
->>>>>>> sttseam
       }
       finished(current.id)
     }
