@@ -1,3 +1,4 @@
+import AudioIO
 import CommandLineParsing
 import Foundation
 import ModelSupport
@@ -34,7 +35,13 @@ struct ConfigAddServerCommand: ParsableCommand {
   }
 
   func run() async throws {
-    try LibraryOption.requireExisting(library)
+    // A library may be set up before its first note: the folder is made here if need be.
+    do {
+      try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+    } catch {
+      throw CommandFailure(
+        message: "\(library.path): cannot make the library folder (\(FileSystemFailure.reason(for: error)))")
+    }
     let file = LibraryConfiguration.settingsFile(in: library)
     var settings = try ServerSettings.load(from: file)
     var servers = kind.servers(in: settings).filter { $0.url != server.url }
