@@ -21,7 +21,7 @@ import Foundation
 public struct EngineConfiguration: Sendable, Equatable {
   /// An OpenAI-compatible server: its base URL (ending before `/v1`), the model to ask for, and
   /// an optional API key sent as a bearer token.
-  public struct ServerEndpoint: Sendable, Hashable {
+  public struct ServerEndpoint: Sendable, Hashable, Codable {
     /// The server's base URL, such as `http://127.0.0.1:8080`.
     public var url: URL
     /// The model name sent with each request, or nil to send the server's default.

@@ -18,17 +18,21 @@ public struct FileTranscriber: Sendable {
   /// Words and names likely to be said (an API client's prompt), given to the analyzer as its
   /// context's contextual strings; none by default.
   public var contextualStrings: [String] = []
+  /// What transcribes the audio: nil for the configured one (a transcription server the
+  /// environment names, else `model` on this machine), or a given backend such as a server.
+  public var backend: (any TranscriptionBackend)?
 
   /// Creates a transcriber that uses `model` for `locale` (nil detects the language), with
-  /// models from `modelDirectory` (by default the current models folder).
+  /// models from `modelDirectory` (by default the current models folder), run by `backend`.
   public init(
     model: SpeechModel = .default, locale: Locale? = nil, modelDirectory: ModelDirectory? = nil,
-    customLanguage: SpeechLanguageModel.Configuration? = nil
+    customLanguage: SpeechLanguageModel.Configuration? = nil, backend: (any TranscriptionBackend)? = nil
   ) {
     self.model = model
     self.locale = locale
     self.modelDirectory = modelDirectory ?? .current
     self.customLanguage = customLanguage
+    self.backend = backend
   }
 
   /// Transcribes the file at `url`.
@@ -43,11 +47,11 @@ public struct FileTranscriber: Sendable {
       try customLanguage.map {
         try SpeechTranscriber(
           model: model, locale: locale, attributeOptions: attributes, modelDirectory: modelDirectory,
-          customizedLanguage: $0)
+          customizedLanguage: $0, backend: backend)
       }
       ?? SpeechTranscriber(
         model: model, locale: locale, reportingOptions: [], attributeOptions: attributes,
-        modelDirectory: modelDirectory)
+        modelDirectory: modelDirectory, backend: backend)
     let analyzer = SpeechAnalyzer(modules: [transcriber])
     if !contextualStrings.isEmpty {
       let context = AnalysisContext()

@@ -13,7 +13,8 @@ struct VoiceNotesCommand: ParsableCommand {
       ServeCommand.self, ImportCommand.self, RecordCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self,
       TasksCommand.self, DoneCommand.self, UndoneCommand.self, RetryCommand.self, ResumeCommand.self,
       AnalyzeCommand.self, RenameCommand.self, DeleteCommand.self, ExportCommand.self, SamplesCommand.self,
-      VocabularyCommand.self, TranscribeCommand.self, ModelsCommand.self, DoctorCommand.self, CompletionCommand.self,
+      VocabularyCommand.self, TranscribeCommand.self, ModelsCommand.self, ConfigCommand.self, DoctorCommand.self,
+      CompletionCommand.self,
     ],
     examples: [
       Example("voicenotes samples restore && voicenotes serve --open", "Try it: sample notes in the browser app."),

@@ -57,16 +57,40 @@ public actor Library {
   public static func open(_ configuration: LibraryConfiguration) async throws -> Library {
     let store = try NoteStore(library: configuration.folder)
     let vocabulary = try await PersonalVocabulary.prepared(in: configuration.folder)
+    let transcribers = transcribers(configuration, vocabulary: vocabulary)
+    let analyzers = analyzers(configuration)
+    let usesServers = !configuration.transcriptionServers.isEmpty || !configuration.languageModelServers.isEmpty
     let pipeline = NotePipeline(
-      store: store,
-      transcriber: FileTranscriber(model: configuration.speechModel, customLanguage: vocabulary),
-      analyzer: NoteAnalyzer(model: SystemLanguageModel(weights: configuration.languageModel)))
+      store: store, transcribers: transcribers, analyzers: analyzers,
+      concurrentNotes: usesServers ? transcribers.count + analyzers.count : 1)
     let readers = try (0..<max(2, ProcessInfo.processInfo.activeProcessorCount)).map { _ in
       try NoteStore(library: configuration.folder)
     }
     let library = Library(configuration: configuration, store: store, readers: readers, pipeline: pipeline)
     await library.noteChangeCounter()
     return library
+  }
+
+  /// The library's transcribers: one per transcription server, else the local engine.
+  private static func transcribers(
+    _ configuration: LibraryConfiguration, vocabulary: SpeechLanguageModel.Configuration?
+  ) -> [FileTranscriber] {
+    guard !configuration.transcriptionServers.isEmpty else {
+      return [FileTranscriber(model: configuration.speechModel, customLanguage: vocabulary)]
+    }
+    return configuration.transcriptionServers.map { server in
+      FileTranscriber(
+        model: configuration.speechModel, customLanguage: vocabulary,
+        backend: OpenAITranscriptionBackend(endpoint: server))
+    }
+  }
+
+  /// The analysers `configuration` asks for: one per language-model server, else its local model.
+  public static func analyzers(_ configuration: LibraryConfiguration) -> [NoteAnalyzer] {
+    guard !configuration.languageModelServers.isEmpty else {
+      return [NoteAnalyzer(model: SystemLanguageModel(weights: configuration.languageModel))]
+    }
+    return configuration.languageModelServers.map { NoteAnalyzer(model: SystemLanguageModel(server: $0)) }
   }
 
   // MARK: - Reading
@@ -376,6 +400,22 @@ public actor Library {
     } catch {
       await publishNote(note.id)
       throw error
+    }
+  }
+
+  /// Runs the remaining steps of each of `notes`, several at once when the library has several
+  /// transcribers or language models (servers); each outcome goes to `finished` as it comes.
+  /// Failures are recorded on their notes and do not stop the others.
+  public func process(
+    _ notes: [VoiceNote], progress: @escaping @Sendable (NotePipeline.Progress) -> Void = { _ in },
+    finished: @escaping @Sendable (String, Result<VoiceNote, any Error>) -> Void
+  ) async throws {
+    let reporter = progressReporter(forwardingTo: progress)
+    defer { currentWork.withLock { $0 = nil } }
+    try await pipeline.process(notes, progress: reporter) { [weak self] id, outcome in
+      if case .success(let done) = outcome { self?.events.publish(.noteChanged(done)) }
+      Task { await self?.publishNote(id) }
+      finished(id, outcome)
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModels
+import ModelSupport
 import SpeechRecognition
 
 /// What a ``Library`` opens and with which models: read in one place, from the command line's
@@ -15,18 +16,41 @@ public struct LibraryConfiguration: Sendable, Equatable {
   public var languageModel: LanguageModelWeights
   /// Where the bundled sample recordings are, when this build has them.
   public var samplesFolder: URL?
+  /// Servers that transcribe instead of the local engine; when several, notes are shared out.
+  public var transcriptionServers: [EngineConfiguration.ServerEndpoint]
+  /// Servers that analyse instead of the local language model; when several, notes are shared out.
+  public var languageModelServers: [EngineConfiguration.ServerEndpoint]
 
   /// A configuration for `folder` with the given models.
   public init(
     folder: URL, speechModel: SpeechModel = .default, liveModel: SpeechModel = .default,
-    languageModel: LanguageModelWeights = .default, samplesFolder: URL? = nil
+    languageModel: LanguageModelWeights = .default, samplesFolder: URL? = nil,
+    transcriptionServers: [EngineConfiguration.ServerEndpoint] = [],
+    languageModelServers: [EngineConfiguration.ServerEndpoint] = []
   ) {
     self.folder = folder
     self.speechModel = speechModel
     self.liveModel = liveModel
     self.languageModel = languageModel
     self.samplesFolder = samplesFolder
+    self.transcriptionServers = transcriptionServers
+    self.languageModelServers = languageModelServers
   }
+
+  /// The configuration of the library in `folder`: its servers are the ones the environment names
+  /// (``EngineConfiguration``) followed by those in the library's settings file.
+  public static func reading(
+    folder: URL, samplesFolder: URL? = nil, environment: EngineConfiguration = .current
+  ) throws(ServerSettingsError) -> LibraryConfiguration {
+    let settings = try ServerSettings.load(from: settingsFile(in: folder))
+    return LibraryConfiguration(
+      folder: folder, samplesFolder: samplesFolder,
+      transcriptionServers: Array(environment.transcriptionServer.map { [$0] } ?? []) + settings.transcriptionServers,
+      languageModelServers: Array(environment.languageModelServer.map { [$0] } ?? []) + settings.languageModelServers)
+  }
+
+  /// The library's settings file (`config.json`), which lists its servers.
+  public static func settingsFile(in folder: URL) -> URL { folder.appendingPathComponent("config.json") }
 
   /// The library named by `path` (a `--library` option), else `VOICENOTES_LIBRARY`, else
   /// ``NoteStore/defaultLibrary``.

@@ -2,6 +2,7 @@ import AudioIO
 import Foundation
 import LanguageModels
 import SpeechRecognition
+import Synchronization
 
 /// Takes a recording from saved to transcribed to analysed, one stored step at a time.
 ///
@@ -28,20 +29,40 @@ public actor NotePipeline {
 
   /// The store notes are saved in.
   public nonisolated let store: NoteStore
-  /// Transcribes the audio.
-  public let transcriber: FileTranscriber
-  /// Analyses the transcript.
-  public nonisolated let analyzer: NoteAnalyzer
+  /// The transcribers (the local engine, or servers), each note's audio going to a free one.
+  public nonisolated let transcription: WorkerPool<FileTranscriber>
+  /// The analysers (one per language model backend), each transcript going to a free one.
+  public nonisolated let analysis: WorkerPool<NoteAnalyzer>
+  /// How many notes are worked on at once: one per worker when servers do the work, so each is
+  /// kept busy; one at a time for the local engines alone, which share this machine's cores.
+  public nonisolated let concurrentNotes: Int
+
+  /// The first transcriber.
+  public nonisolated var transcriber: FileTranscriber { transcription.workers[0] }
+  /// The first analyser.
+  public nonisolated var analyzer: NoteAnalyzer { analysis.workers[0] }
 
   /// A pipeline saving into `store`, transcribing with `transcriber` and analysing with `analyzer`.
   public init(
     store: NoteStore, transcriber: FileTranscriber = FileTranscriber(), analyzer: NoteAnalyzer = NoteAnalyzer()
   ) {
+    self.init(store: store, transcribers: [transcriber], analyzers: [analyzer])
+  }
+
+  /// A pipeline that shares the work among `transcribers` and `analyzers` (each at least one),
+  /// with up to `concurrentNotes` notes under way at once (by default one).
+  public init(
+    store: NoteStore, transcribers: [FileTranscriber], analyzers: [NoteAnalyzer], concurrentNotes: Int? = nil
+  ) {
     self.store = store
-    self.transcriber = transcriber
-    self.analyzer = analyzer
+    transcription = WorkerPool(transcribers)
+    analysis = WorkerPool(analyzers)
+    self.concurrentNotes = max(concurrentNotes ?? 1, 1)
     lock = LibraryLock(file: store.library.appendingPathComponent(".processing.lock"))
   }
+
+  /// Whether some analyser's language model can be used now.
+  public nonisolated var canAnalyze: Bool { analysis.workers.contains { $0.model.isAvailable } }
 
   private let lock: LibraryLock
 
@@ -168,7 +189,7 @@ public actor NotePipeline {
     while note.processing.stage != .done {
       let stage = note.processing.stage
       // Without a language model the note keeps its transcript and waits, unfailed, for one.
-      if stage == .analyzing, !analyzer.model.isAvailable { break }
+      if stage == .analyzing, !canAnalyze { break }
       let report: @Sendable (Double) -> Void = { [id = note.id, title = note.title] fraction in
         progress(Progress(noteID: id, title: title, stage: stage, fraction: fraction))
       }
@@ -194,6 +215,35 @@ public actor NotePipeline {
     return note
   }
 
+  /// Runs the remaining steps of each of `notes`, several at once when the pipeline has several
+  /// workers (the transcription of one overlapping the analysis of another). Each outcome goes to
+  /// `finished` as it comes; failures are recorded on their notes and do not stop the others.
+  /// Waits while another process is working on the library.
+  public func process(
+    _ notes: [VoiceNote], progress: @escaping @Sendable (Progress) -> Void = { _ in },
+    finished: @escaping @Sendable (String, Result<VoiceNote, any Error>) -> Void
+  ) async throws {
+    guard let first = notes.first else { return }
+    if try !lock.acquire(wait: false) {
+      progress(
+        Progress(
+          noteID: first.id, title: first.title, stage: first.processing.stage, fraction: 0,
+          isWaitingForLibrary: true))
+      try lock.acquire()
+    }
+    defer { lock.release() }
+    await forEachConcurrently(notes) { pipeline, note in
+      do {
+        guard let current = try await pipeline.store.note(id: note.id) else {
+          throw PipelineError.deletedWhileProcessing(id: note.id)
+        }
+        finished(note.id, .success(try await pipeline.processHoldingLock(current, progress: progress)))
+      } catch {
+        finished(note.id, .failure(error))
+      }
+    }
+  }
+
   /// Processes every note that an earlier, interrupted run left unfinished. Failures are
   /// recorded on their notes and do not stop the others; `finished` is told the identifier of
   /// each note attempted, whatever the outcome.
@@ -201,30 +251,52 @@ public actor NotePipeline {
   /// Returns at once, having done nothing, while another process holds the library.
   @discardableResult
   public func resumeUnfinished(
-    progress: @escaping @Sendable (Progress) -> Void = { _ in }, finished: @Sendable (String) -> Void = { _ in }
+    progress: @escaping @Sendable (Progress) -> Void = { _ in },
+    finished: @escaping @Sendable (String) -> Void = { _ in }
   ) async throws -> ResumeResult {
-    var result = ResumeResult()
     // Another live process is already working on this library; it will finish these notes.
     guard try lock.acquire(wait: false) else {
+      var result = ResumeResult()
       result.libraryBusy = true
       return result
     }
     defer { lock.release() }
-    for note in try await store.notesNeedingWork() {
+    let outcomes = Mutex(ResumeResult())
+    await forEachConcurrently(try await store.notesNeedingWork()) { pipeline, note in
       // Read again: the note may have moved on since the list was made.
-      guard let current = try await store.note(id: note.id), current.processing.needsWork else { continue }
-      if current.processing.stage == .recording, isBeingRecorded(current) { continue }
-      if current.processing.stage == .analyzing, !analyzer.model.isAvailable { continue }
+      guard let current = try? await pipeline.store.note(id: note.id), current.processing.needsWork else { return }
+      if current.processing.stage == .recording, pipeline.isBeingRecorded(current) { return }
+      if current.processing.stage == .analyzing, !pipeline.canAnalyze { return }
       do {
-        result.processed.append(try await processHoldingLock(current, progress: progress))
+        let done = try await pipeline.processHoldingLock(current, progress: progress)
+        outcomes.withLock { $0.processed.append(done) }
       } catch {
         let message = FailureText.describe(error)
-        let recorded = (try? await store.note(id: current.id))??.processing.lastError != nil
-        result.failures.append(ResumeResult.Failure(noteID: current.id, message: message, isRecorded: recorded))
+        let recorded = (try? await pipeline.store.note(id: current.id))??.processing.lastError != nil
+        outcomes.withLock {
+          $0.failures.append(ResumeResult.Failure(noteID: current.id, message: message, isRecorded: recorded))
+        }
       }
       finished(current.id)
     }
-    return result
+    return outcomes.withLock { $0 }
+  }
+
+  /// Runs `body` for each of `notes`, at most ``concurrentNotes`` at once, in order of starting.
+  private func forEachConcurrently(
+    _ notes: [VoiceNote], _ body: @escaping @Sendable (isolated NotePipeline, VoiceNote) async -> Void
+  ) async {
+    await withTaskGroup(of: Void.self) { group in
+      var pending = notes[...]
+      for _ in 0..<concurrentNotes {
+        guard let note = pending.popFirst() else { break }
+        group.addTask { await body(self, note) }
+      }
+      while await group.next() != nil {
+        guard let note = pending.popFirst() else { continue }
+        group.addTask { await body(self, note) }
+      }
+    }
   }
 
   /// Clears a note's recorded failure and runs its remaining steps again.
@@ -307,13 +379,23 @@ public actor NotePipeline {
   private func transcribe(_ note: inout VoiceNote, progress: @escaping @Sendable (Double) -> Void) async throws {
     let audio = store.audioFolder.appendingPathComponent(note.audioFileName)
     do {
-      note.transcript = try await transcriber.transcribe(audio, progress: progress)
+      note.transcript = try await transcription.run(isRetryable: Self.isWorkerFailure) { transcriber in
+        try await transcriber.transcribe(audio, progress: progress)
+      }
       note.processing.stage = .analyzing
     } catch SpeechTranscriptionError.emptyResult {
       // Nothing was said: keep an empty transcript and skip the analysis.
       note.transcript = Transcript(duration: note.duration, segments: [])
       note.processing.stage = .done
     }
+  }
+
+  /// Whether a transcription failure may be the transcriber's (a server gone, an engine error),
+  /// so another transcriber may succeed: not when the audio is unreadable or holds no speech.
+  nonisolated static func isWorkerFailure(_ error: any Error) -> Bool {
+    if error is CancellationError || error is AudioIOError { return false }
+    if case .emptyResult? = error as? SpeechTranscriptionError { return false }
+    return true
   }
 
   private func analyze(_ note: inout VoiceNote, progress: @escaping @Sendable (NoteAnalyzer.Progress) -> Void)
@@ -324,7 +406,7 @@ public actor NotePipeline {
       note.processing.stage = .done
       return
     }
-    let analysis = try await analyzer.analyze(text, progress: progress)
+    let analysis = try await self.analysis.run { analyzer in try await analyzer.analyze(text, progress: progress) }
     if !note.hasCustomTitle { note.title = analysis.title }
     note.summary = analysis.summary
     note.tags = analysis.tags

@@ -34,12 +34,12 @@ public actor NoteStore {
   }
 
   /// Whether `folder` holds a library (its `notes.sqlite`, its `audio/` folder, which `doctor
-  /// --repair` can make notes of again, or a personal vocabulary), found without opening or
-  /// creating anything.
+  /// --repair` can make notes of again, a personal vocabulary or its settings), found without
+  /// opening or creating anything.
   public static func isLibrary(_ folder: URL) -> Bool {
     let marks = [
       folder.appendingPathComponent("notes.sqlite"), folder.appendingPathComponent("audio"),
-      PersonalVocabulary.file(in: folder),
+      PersonalVocabulary.file(in: folder), LibraryConfiguration.settingsFile(in: folder),
     ]
     return marks.contains { FileManager.default.fileExists(atPath: $0.path) }
   }

@@ -2,14 +2,18 @@ import CommandLineParsing
 import Foundation
 import LanguageModels
 import SpeechRecognition
+import VoiceNotes
 
 /// `voicenotes models`: which speech models exist and which are installed.
 struct ModelsCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "models",
     abstract: "List the speech and language models and whether each is installed.",
-    discussion: "Models are shared by every library; their folder is printed at the end.",
-    options: [OutputOptions.json],
+    discussion: """
+      Models are shared by every library; their folder is printed at the end, with the servers the
+      library transcribes and analyses with, if any (`voicenotes config`).
+      """,
+    options: [OutputOptions.json, LibraryOption.option],
     subcommands: [ModelsInstallCommand.self],
     examples: [
       Example("voicenotes models", "Every model: kind, status, size and what it is for."),
@@ -17,9 +21,11 @@ struct ModelsCommand: ParsableCommand {
     ])
 
   let json: Bool
+  let library: URL
 
   init(_ input: ParsedInput) throws(UsageError) {
     json = input.isSet(OutputOptions.json)
+    library = try LibraryOption.url(from: input)
   }
 
   func run() async throws {
@@ -38,6 +44,13 @@ struct ModelsCommand: ParsableCommand {
         ? "installed" : weights.isBeingInstalled(in: directory) ? "downloading" : "not installed"
       rows.append(("language", weights.name, status, weights.size, weights.summary, weights.file(in: directory).path))
     }
+    let servers = try LibraryConfiguration.reading(folder: library)
+    for server in servers.transcriptionServers {
+      rows.append(("transcription server", server.url.absoluteString, "configured", 0, server.model ?? "", ""))
+    }
+    for server in servers.languageModelServers {
+      rows.append(("language model server", server.url.absoluteString, "configured", 0, server.model ?? "", ""))
+    }
     if json {
       let objects = rows.map { row in
         ["kind": row.kind, "name": row.name, "status": row.status, "summary": row.summary, "path": row.path]
@@ -48,7 +61,7 @@ struct ModelsCommand: ParsableCommand {
       return
     }
     print(TerminalStyle.apply(.bold, "NAME         KIND      STATUS         SIZE      DESCRIPTION"))
-    for row in rows {
+    for row in rows where row.path != "" {
       let size = String(format: "%.0f MB", Double(row.size) / 1_000_000)
       print(
         row.name.padding(toLength: 13, withPad: " ", startingAt: 0)
@@ -57,6 +70,11 @@ struct ModelsCommand: ParsableCommand {
           + size.padding(toLength: 10, withPad: " ", startingAt: 0) + row.summary)
     }
     print("\nModels folder: \(directory.url.path)")
+    if !servers.transcriptionServers.isEmpty || !servers.languageModelServers.isEmpty {
+      print("")
+      ConfigCommand.printServers("Transcription", servers.transcriptionServers, local: "this machine")
+      ConfigCommand.printServers("Language model", servers.languageModelServers, local: "this machine")
+    }
   }
 
   /// The words a person reads for an asset's status: "installed", "not installed", "downloading".

@@ -82,7 +82,7 @@ struct ServeCommand: ParsableCommand {
     default: throw input.error("give --tls-cert and --tls-key together")
     }
     maximumUpload = (try input.value(Self.maximumUpload) ?? 1024) << 20
-    var configuration = LibraryOption.configuration(try LibraryOption.url(from: input))
+    var configuration = LibraryConfiguration(folder: try LibraryOption.url(from: input))
     if let model = try input.value(Self.speechModel) { configuration.speechModel = model }
     if let model = try input.value(Self.liveModel) { configuration.liveModel = model }
     if let model = try input.value(Self.languageModel) { configuration.languageModel = model }
@@ -92,7 +92,11 @@ struct ServeCommand: ParsableCommand {
   }
 
   func run() async throws {
-    let library = try await Library.open(libraryConfiguration)
+    var configuration = try LibraryOption.configuration(libraryConfiguration.folder)
+    configuration.speechModel = libraryConfiguration.speechModel
+    configuration.liveModel = libraryConfiguration.liveModel
+    configuration.languageModel = libraryConfiguration.languageModel
+    let library = try await Library.open(configuration)
     let isLoopback = WebSecurity.isLoopback(host)
     let token = isLoopback ? nil : (self.token ?? WebSecurity.makeToken())
     var certificate: TLSCertificate?

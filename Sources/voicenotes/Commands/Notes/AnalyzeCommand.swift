@@ -20,7 +20,8 @@ struct AnalyzeCommand: ParsableCommand {
 
   let id: String?
   let transcriptFile: String?
-  let weights: LanguageModelWeights
+  /// The weights `--model` names; nil for the library's (its servers, else the default weights).
+  let weights: LanguageModelWeights?
   let json: Bool
   let quiet: Bool
   let library: URL
@@ -28,7 +29,7 @@ struct AnalyzeCommand: ParsableCommand {
   init(_ input: ParsedInput) throws(UsageError) {
     id = input.positionals.first
     transcriptFile = try input.value(Self.transcriptFile)
-    weights = try input.value(Self.model) ?? .default
+    weights = try input.value(Self.model)
     json = input.isSet(OutputOptions.json)
     quiet = input.isSet(OutputOptions.quiet)
     library = try LibraryOption.url(from: input)
@@ -39,8 +40,9 @@ struct AnalyzeCommand: ParsableCommand {
 
   func run() async throws {
     let progress = ProgressReporter(quiet: quiet)
-    let analyzer = NoteAnalyzer(model: SystemLanguageModel(weights: weights))
     if let transcriptFile {
+      // No library: the model `--model` names, else the configured server, else the default weights.
+      let analyzer = NoteAnalyzer(model: weights.map { SystemLanguageModel(weights: $0) } ?? SystemLanguageModel())
       let text: String
       do {
         text = try String(contentsOfFile: transcriptFile, encoding: .utf8)
@@ -50,8 +52,8 @@ struct AnalyzeCommand: ParsableCommand {
       guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
         throw CommandFailure(message: "\(transcriptFile): the file is empty; there is nothing to analyse")
       }
-      if !weights.isInstalled() {
-        try await weights.install { stage, fraction in progress.update(stage, fraction: fraction) }
+      if let local = analyzer.model.weights, !local.isInstalled() {
+        try await local.install { stage, fraction in progress.update(stage, fraction: fraction) }
       }
       let started = ContinuousClock.now
       let analysis = try await analyzer.analyze(text) { update in
@@ -66,8 +68,15 @@ struct AnalyzeCommand: ParsableCommand {
       }
       return
     }
-    let store = try await LibraryOption.openExisting(library).store
-    let pipeline = NotePipeline(store: store, analyzer: analyzer)
+    let app = try await LibraryOption.openExisting(library)
+    var configuration = app.configuration
+    if let weights {
+      configuration.languageModel = weights
+      configuration.languageModelServers = []
+    }
+    let store = app.store
+    let pipeline = NotePipeline(
+      store: store, transcribers: [FileTranscriber()], analyzers: Library.analyzers(configuration))
     let note = try await store.resolve(id ?? "")
     let timing = PipelineProgress(progress)
     let done = try await pipeline.reanalyze(note, progress: timing.report)

@@ -30,7 +30,7 @@ struct DoctorCommand: ParsableCommand {
 
   func run() async throws {
     try LibraryOption.requireExisting(library)
-    let result = try await LibraryCheck.check(LibraryOption.configuration(library), repair: repair)
+    let result = try await LibraryCheck.check(try LibraryOption.configuration(library), repair: repair)
     if json {
       try OutputOptions.printJSON(Report(result))
     } else {

@@ -1,3 +1,4 @@
+import AudioIO
 import CommandLineParsing
 import Foundation
 import VoiceNotes
@@ -12,14 +13,16 @@ struct ImportCommand: ParsableCommand {
     discussion: """
       Each file is copied into the library unchanged (a link is followed: the library keeps the audio
       itself) and saved as a note at once; a file that is not audio is refused, and a recording the
-      library already holds is skipped unless --again is given. The ids of the notes (new, or the one
-      that already holds a recording) go to standard output, one a line.
+      library already holds is skipped unless --again is given. A folder is searched, with its
+      subfolders, for files with an audio extension (hidden files are left out). The ids of the notes
+      (new, or the one that already holds a recording) go to standard output, one a line.
       """,
-    arguments: [ArgumentSpec(name: "file", help: "Audio files to import.", isRepeating: true)],
+    arguments: [ArgumentSpec(name: "file", help: "Audio files, or folders of them.", isRepeating: true)],
     options: [LibraryOption.noProcess, again, OutputOptions.json, OutputOptions.quiet, LibraryOption.option],
     examples: [
       Example("voicenotes import memo.m4a", "Import, transcribe and analyse one recording."),
       Example("voicenotes import --no-process ~/Recordings/*.wav", "Save many now; `voicenotes resume` later."),
+      Example("voicenotes import ~/Recordings", "Every recording in the folder and its subfolders."),
     ])
 
   let files: [String]
@@ -44,8 +47,9 @@ struct ImportCommand: ParsableCommand {
     var imported: [VoiceNote] = []
     var skipped: [VoiceNote] = []
     var failures = 0
-    for path in files {
-      let url = URL(fileURLWithPath: path)
+    let urls = try Self.recordings(in: files)
+    for (index, url) in urls.enumerated() {
+      let position = urls.count > 1 ? "[\(index + 1)/\(urls.count)] " : ""
       do {
         let note: VoiceNote
         if again {
@@ -55,14 +59,14 @@ struct ImportCommand: ParsableCommand {
           if alreadyPresent {
             skipped.append(found)
             ProgressReporter.write(
-              "\(url.lastPathComponent): already in the library as note \(found.id.prefix(8)) "
+              "\(position)\(url.lastPathComponent): already in the library as note \(found.id.prefix(8)) "
                 + "(\(NoteFormatting.terminalText(found.title))); not imported again (--again imports it anyway)\n")
             continue
           }
           note = found
         }
         imported.append(note)
-        progress.finish("saved \(url.lastPathComponent) as note \(note.id.prefix(8))")
+        progress.finish("\(position)saved \(url.lastPathComponent) as note \(note.id.prefix(8))")
       } catch {
         failures += 1
         CommandRunner.report(FailureText.describe(error))
@@ -71,5 +75,39 @@ struct ImportCommand: ParsableCommand {
     if process { failures += try await LibraryOption.process(imported, in: app, progress: progress) }
     try await LibraryOption.printNotes(imported + skipped, in: app, json: json)
     if failures > 0 { throw CommandFailure(message: "\(failures) file(s) failed", alreadyReported: true) }
+  }
+
+  /// The files `paths` name, in order: a file as given, a folder as the audio files in it and its
+  /// subfolders (by extension, hidden ones left out), sorted by path. A folder with none is an error.
+  static func recordings(in paths: [String]) throws -> [URL] {
+    var urls: [URL] = []
+    for path in paths {
+      let url = URL(fileURLWithPath: path)
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue else {
+        urls.append(url)
+        continue
+      }
+      let found = try audioFiles(under: url)
+      if found.isEmpty {
+        throw CommandFailure(
+          message: "\(path): the folder holds no audio files (\(AudioFile.commonExtensions.joined(separator: ", ")))")
+      }
+      urls += found
+    }
+    return urls
+  }
+
+  private static func audioFiles(under folder: URL) throws -> [URL] {
+    guard
+      let walker = FileManager.default.enumerator(
+        at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+    else { throw CommandFailure(message: "\(folder.path): the folder cannot be read; check its permissions") }
+    let extensions = Set(AudioFile.commonExtensions)
+    var found: [URL] = []
+    for case let url as URL in walker where extensions.contains(url.pathExtension.lowercased()) {
+      if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { found.append(url) }
+    }
+    return found.sorted { $0.path < $1.path }
   }
 }

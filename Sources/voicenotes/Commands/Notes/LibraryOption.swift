@@ -3,6 +3,7 @@ import Foundation
 import LanguageModels
 import ModelSupport
 import SpeechRecognition
+import Synchronization
 import VoiceNotes
 
 /// `--library PATH`, shared by every command that reads or writes notes, and how commands open
@@ -21,9 +22,10 @@ enum LibraryOption {
     LibraryConfiguration.folder(path: try input.value(option))
   }
 
-  /// The configuration for the library at `folder`, with the bundled samples of this checkout.
-  static func configuration(_ folder: URL) -> LibraryConfiguration {
-    LibraryConfiguration(folder: folder, samplesFolder: bundledSamples)
+  /// The configuration for the library at `folder` (its servers from the environment and its
+  /// settings file), with the bundled samples of this checkout.
+  static func configuration(_ folder: URL) throws -> LibraryConfiguration {
+    try LibraryConfiguration.reading(folder: folder, samplesFolder: bundledSamples)
   }
 
   /// `Samples/` of the checkout the program was built in.
@@ -34,7 +36,7 @@ enum LibraryOption {
   /// Opens the library. Nothing is processed here: reading commands return at once, and
   /// unfinished notes are finished by `resume`, `import`, `retry` or a running `serve`.
   static func open(_ folder: URL) async throws -> Library {
-    try await Library.open(configuration(folder))
+    try await Library.open(try configuration(folder))
   }
 
   /// Opens a library that must already be there, for the commands that read or change notes: a
@@ -88,25 +90,31 @@ enum LibraryOption {
     }
   }
 
-  /// Processes `notes` in the foreground, then any other unfinished note; reports each note's
-  /// outcome and returns how many failed.
+  /// Processes `notes` in the foreground (several at once when servers share the work), then any
+  /// other unfinished note; reports each note's outcome and returns how many failed.
   static func process(_ notes: [VoiceNote], in library: Library, progress: ProgressReporter) async throws -> Int {
     guard !notes.isEmpty else { return 0 }
     try await ensureModels(library, progress: progress)
-    var failures = 0
-    for note in notes {
-      do {
-        let timing = PipelineProgress(progress)
-        let done = try await library.process(note, progress: timing.report)
-        progress.finish("\(done.id.prefix(8)) \(PipelineProgress.outcome(done)) \(timing.summary())")
-      } catch {
-        failures += 1
+    let timings = Dictionary(uniqueKeysWithValues: notes.map { ($0.id, PipelineProgress(progress)) })
+    let counts = Mutex((done: 0, failed: 0))
+    let report: @Sendable (NotePipeline.Progress) -> Void = { update in timings[update.noteID]?.report(update) }
+    try await library.process(notes, progress: report) { id, outcome in
+      let position = counts.withLock { counts -> String in
+        if case .failure = outcome { counts.failed += 1 } else { counts.done += 1 }
+        return notes.count > 1 ? "[\(counts.done + counts.failed)/\(notes.count)] " : ""
+      }
+      switch outcome {
+      case .success(let done):
+        progress.finish(
+          "\(position)\(done.id.prefix(8)) \(PipelineProgress.outcome(done)) \(timings[id]?.summary() ?? "")")
+      case .failure(let error):
         progress.clear()
         CommandRunner.report(
-          "note \(note.id.prefix(8)): \(FailureText.describe(error)); "
-            + "run `voicenotes retry \(note.id.prefix(8))`")
+          "\(position)note \(id.prefix(8)): \(FailureText.describe(error)); "
+            + "run `voicenotes retry \(id.prefix(8))`")
       }
     }
+    let failures = counts.withLock { $0.failed }
     let resumed = try await library.resumeUnfinished(progress: PipelineProgress(progress).report)
     if !resumed.processed.isEmpty { progress.finish("finished \(resumed.processed.count) interrupted note(s)") }
     ResumeCommand.report(resumed.failures, progress: progress)

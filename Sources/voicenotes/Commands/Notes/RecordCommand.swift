@@ -66,7 +66,7 @@ struct RecordCommand: ParsableCommand {
     let progress = ProgressReporter(quiet: quiet)
     // The source first: a bad file or device fails here, before the library is touched.
     let source = try RecordInput.open(file: inputPath, device: device)
-    var configuration = LibraryOption.configuration(library)
+    var configuration = try LibraryOption.configuration(library)
     configuration.liveModel = liveModel
     let app = try await Library.open(configuration)
     let view = LiveTranscriptView()
