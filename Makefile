@@ -75,8 +75,9 @@ torture: engines
 ## whisper.cpp's whisper-stream, custom language models (commands, vocabulary) with and
 ## without, then the app (search at 100,000 notes, the
 ## pipeline's seconds per minute of audio with each language model), then the web app over HTTP
-## at 100,000 notes (page load, search as you type, the notes list)
-bench: deps
+## at 100,000 notes (page load, search as you type, the notes list), then importing 20 recordings
+## with the local engines against one and two llama-servers (notes per hour)
+bench: deps servers
 	@scripts/bench-deps.sh
 	python3 Benchmarks/transcription/bench.py
 	python3 Benchmarks/language/bench.py
@@ -89,6 +90,7 @@ bench: deps
 	.build/release/AppBenchmark pipeline --models qwen-1.5b,qwen-0.5b
 	python3 Benchmarks/web/bench.py --program .build/release/voicenotes \
 	  --library "$$(.build/release/AppBenchmark library --notes 100000)"
+	python3 Benchmarks/scale/bench.py --program .build/release/voicenotes
 
 ## eval: analysis quality on ../shared/eval/analysis-dev.jsonl, default and small model
 EVAL_FILE ?= $(ROOT)/../shared/eval/analysis-dev.jsonl
