@@ -15,6 +15,16 @@ struct LlamaServerTests {
   }
 
   /// A streamed chat completion that keeps generating `tokens` tokens (end of text ignored).
+  /// Checks that `server` (one slot) answers a short request: the transfer before it has ended.
+  func expectNextRequestServed(by server: ReferenceServer) async throws {
+    let next = try await client.send(
+      HTTPClientRequest(
+        method: "POST", url: server.baseURL.appendingPathComponent("v1/chat/completions"),
+        body: .json(Data(#"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":4}"#.utf8)),
+        timeout: .seconds(30)))
+    #expect(next.status == 200)
+  }
+
   func chatRequest(_ server: ReferenceServer, tokens: Int) -> HTTPClientRequest {
     let body: [String: Any] = [
       "messages": [["role": "user", "content": "Tell me a long story about a lighthouse."]],
@@ -109,12 +119,7 @@ struct LlamaServerTests {
     #expect(ContinuousClock.now - cancelled < .milliseconds(500))
     #expect(throws: HTTPClientError.cancelled) { try result.get() }
     // The server saw the connection close and serves the next request (one slot only).
-    let next = try await client.send(
-      HTTPClientRequest(
-        method: "POST", url: server.baseURL.appendingPathComponent("v1/chat/completions"),
-        body: .json(Data(#"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":4}"#.utf8)),
-        timeout: .seconds(30)))
-    #expect(next.status == 200)
+    try await expectNextRequestServed(by: server)
   }
 
   @Test("a task cancelled between two events sees the stream end early, and the transfer stops")
@@ -134,12 +139,7 @@ struct LlamaServerTests {
     }
     let datas = try await task.value
     #expect(datas.count == 3 && !datas.contains("[DONE]"), "\(datas.count) events")
-    let next = try await client.send(
-      HTTPClientRequest(
-        method: "POST", url: server.baseURL.appendingPathComponent("v1/chat/completions"),
-        body: .json(Data(#"{"messages":[{"role":"user","content":"Hi"}],"max_tokens":4}"#.utf8)),
-        timeout: .seconds(30)))
-    #expect(next.status == 200)
+    try await expectNextRequestServed(by: server)
   }
 
   @Test("killing the server mid-stream ends the stream with .transport")
