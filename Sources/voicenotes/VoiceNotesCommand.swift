@@ -7,7 +7,7 @@ struct VoiceNotesCommand: ParsableCommand {
 
   static let configuration = CommandConfiguration(
     name: "voicenotes",
-    abstract: "Private, on-device voice notes: transcribed and analysed on this machine, never sent anywhere.",
+    abstract: "Private voice notes: transcribed and analysed on this machine, or on servers you name, nowhere else.",
     options: [versionFlag],
     subcommands: [
       ServeCommand.self, ImportCommand.self, RecordCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self,

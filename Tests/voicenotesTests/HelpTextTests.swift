@@ -9,7 +9,9 @@ struct HelpTextTests {
   static let commands = [
     "", "serve", "import", "record", "list", "show", "search", "tasks", "done", "undone", "retry", "resume", "analyze",
     "rename", "delete", "export", "samples", "samples restore", "vocabulary", "vocabulary add", "vocabulary list",
-    "vocabulary remove", "transcribe", "models", "models install", "doctor", "completion",
+    "vocabulary remove", "transcribe", "models", "models install", "config", "config add-server",
+    "config remove-server",
+    "doctor", "completion",
   ]
 
   @Test("--help prints the reviewed text for every command", arguments: commands)

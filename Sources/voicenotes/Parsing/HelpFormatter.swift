@@ -14,6 +14,14 @@ enum HelpFormatter {
     ("VOICENOTES_CACHE", "Where downloads are cached (default: ~/.cache/voicenotes)."),
     ("VOICENOTES_THREADS", "Threads for the engines (default: the machine's cores)."),
     ("VOICENOTES_LANGUAGE_MODEL", "off: analysis waits as if no language model were installed."),
+    (
+      "VOICENOTES_LANGUAGE_MODEL_SERVER",
+      "An OpenAI-compatible server that analyses (…_MODEL, …_API_KEY too); see `voicenotes config`."
+    ),
+    (
+      "VOICENOTES_TRANSCRIPTION_SERVER",
+      "An OpenAI-compatible server that transcribes files (…_MODEL, …_API_KEY too)."
+    ),
     ("NO_COLOR", "When set to anything, no colour (as --no-color)."),
   ]
 
