@@ -58,12 +58,13 @@ def read_samples(path: Path) -> bytes:
 
 
 def make_recordings(folder: Path, count: int) -> float:
-    """Writes `count` recordings of two or three clips each with 0.8 s pauses; returns the seconds
-    of audio in all."""
+    """Writes `count` recordings of two or three clips each with pauses; returns the seconds of
+    audio in all. The pause differs from one recording to the next, so no two are the same audio
+    (the library would import a repeat only once)."""
     pieces = [read_samples(p) for p in clips()]
-    pause = b"\0\0" * 12800
     total = 0.0
     for index in range(count):
+        pause = b"\0\0" * (8000 + 800 * index)
         chosen = [pieces[(index + k * 3) % len(pieces)] for k in range(2 + index % 2)]
         data = pause.join(chosen)
         total += len(data) / 32000
