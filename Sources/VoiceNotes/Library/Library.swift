@@ -413,8 +413,11 @@ public actor Library {
     let reporter = progressReporter(forwardingTo: progress)
     defer { currentWork.withLock { $0 = nil } }
     try await pipeline.process(notes, progress: reporter) { [weak self] id, outcome in
-      if case .success(let done) = outcome { self?.events.publish(.noteChanged(done)) }
-      Task { await self?.publishNote(id) }
+      // As for one note: the note done is published as it is, a failed one as stored.
+      switch outcome {
+      case .success(let done): self?.events.publish(.noteChanged(done))
+      case .failure: Task { await self?.publishNote(id) }
+      }
       finished(id, outcome)
     }
   }

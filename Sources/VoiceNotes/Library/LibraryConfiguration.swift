@@ -45,8 +45,8 @@ public struct LibraryConfiguration: Sendable, Equatable {
     let settings = try ServerSettings.load(from: settingsFile(in: folder))
     return LibraryConfiguration(
       folder: folder, samplesFolder: samplesFolder,
-      transcriptionServers: Array(environment.transcriptionServer.map { [$0] } ?? []) + settings.transcriptionServers,
-      languageModelServers: Array(environment.languageModelServer.map { [$0] } ?? []) + settings.languageModelServers)
+      transcriptionServers: [environment.transcriptionServer].compactMap { $0 } + settings.transcriptionServers,
+      languageModelServers: [environment.languageModelServer].compactMap { $0 } + settings.languageModelServers)
   }
 
   /// The library's settings file (`config.json`), which lists its servers.

@@ -165,12 +165,7 @@ public actor NotePipeline {
   public func process(_ note: VoiceNote, progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws
     -> VoiceNote
   {
-    if try !lock.acquire(wait: false) {
-      progress(
-        Progress(
-          noteID: note.id, title: note.title, stage: note.processing.stage, fraction: 0, isWaitingForLibrary: true))
-      try lock.acquire()
-    }
+    try acquireLock(for: note, progress: progress)
     defer { lock.release() }
     // Read again under the lock: another process may have done some or all of the work meanwhile,
     // and working from the older copy would do it twice and save an older state over the newer.
@@ -224,13 +219,7 @@ public actor NotePipeline {
     finished: @escaping @Sendable (String, Result<VoiceNote, any Error>) -> Void
   ) async throws {
     guard let first = notes.first else { return }
-    if try !lock.acquire(wait: false) {
-      progress(
-        Progress(
-          noteID: first.id, title: first.title, stage: first.processing.stage, fraction: 0,
-          isWaitingForLibrary: true))
-      try lock.acquire()
-    }
+    try acquireLock(for: first, progress: progress)
     defer { lock.release() }
     await forEachConcurrently(notes) { pipeline, note in
       do {
@@ -242,6 +231,16 @@ public actor NotePipeline {
         finished(note.id, .failure(error))
       }
     }
+  }
+
+  /// Takes the library's processing lock, saying first (as progress on `note`) when it has to
+  /// wait for another process.
+  private func acquireLock(for note: VoiceNote, progress: @Sendable (Progress) -> Void) throws {
+    guard try !lock.acquire(wait: false) else { return }
+    progress(
+      Progress(
+        noteID: note.id, title: note.title, stage: note.processing.stage, fraction: 0, isWaitingForLibrary: true))
+    try lock.acquire()
   }
 
   /// Processes every note that an earlier, interrupted run left unfinished. Failures are

@@ -45,23 +45,27 @@ struct ModelsCommand: ParsableCommand {
       rows.append(("language", weights.name, status, weights.size, weights.summary, weights.file(in: directory).path))
     }
     let servers = try LibraryConfiguration.reading(folder: library)
-    for server in servers.transcriptionServers {
-      rows.append(("transcription server", server.url.absoluteString, "configured", 0, server.model ?? "", ""))
-    }
-    for server in servers.languageModelServers {
-      rows.append(("language model server", server.url.absoluteString, "configured", 0, server.model ?? "", ""))
-    }
     if json {
-      let objects = rows.map { row in
-        ["kind": row.kind, "name": row.name, "status": row.status, "summary": row.summary, "path": row.path]
-      }
+      let serverRows =
+        servers.transcriptionServers.map { ("transcription server", $0) }
+        + servers.languageModelServers.map { ("language model server", $0) }
+      let objects =
+        rows.map { row in
+          ["kind": row.kind, "name": row.name, "status": row.status, "summary": row.summary, "path": row.path]
+        }
+        + serverRows.map { kind, server in
+          [
+            "kind": kind, "name": server.url.absoluteString, "status": "configured", "summary": server.model ?? "",
+            "path": "",
+          ]
+        }
       let data = try JSONSerialization.data(
         withJSONObject: objects, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
       print(String(decoding: data, as: UTF8.self))
       return
     }
     print(TerminalStyle.apply(.bold, "NAME         KIND      STATUS         SIZE      DESCRIPTION"))
-    for row in rows where row.path != "" {
+    for row in rows {
       let size = String(format: "%.0f MB", Double(row.size) / 1_000_000)
       print(
         row.name.padding(toLength: 13, withPad: " ", startingAt: 0)
