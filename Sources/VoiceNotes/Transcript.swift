@@ -32,13 +32,18 @@ public struct Transcript: Codable, Sendable, Equatable {
     public var end: Double
     /// The segment's words with their times.
     public var words: [Word]
+    /// Who speaks in the segment: an index into the note's speakers (from 0, shown as
+    /// "Speaker 1"), or nil when the note's speakers are not told apart (one voice, or no
+    /// diarization). Left out of the stored JSON when nil, so older transcripts read unchanged.
+    public var speaker: Int?
 
-    /// Creates a segment spoken from `start` to `end` seconds.
-    public init(text: String, start: Double, end: Double, words: [Word] = []) {
+    /// Creates a segment spoken from `start` to `end` seconds, by `speaker` when known.
+    public init(text: String, start: Double, end: Double, words: [Word] = [], speaker: Int? = nil) {
       self.text = text
       self.start = start
       self.end = end
       self.words = words
+      self.speaker = speaker
     }
   }
 

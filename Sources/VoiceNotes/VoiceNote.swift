@@ -29,6 +29,9 @@ public struct VoiceNote: Identifiable, Codable, Sendable, Equatable {
   public var people: [String]
   /// Things to do from the note.
   public var actionItems: [NoteActionItem]
+  /// The voices told apart in the note, by the index its segments use; empty when the note has
+  /// one voice or its speakers were not identified.
+  public var speakers: [NoteSpeaker]
   /// How far processing has got, and the last failure.
   public var processing: ProcessingState
 
@@ -49,6 +52,7 @@ public struct VoiceNote: Identifiable, Codable, Sendable, Equatable {
     self.tags = []
     self.people = []
     self.actionItems = []
+    self.speakers = []
     self.processing = ProcessingState(stage: .transcribing)
   }
 
@@ -80,7 +84,8 @@ public struct NoteActionItem: Identifiable, Codable, Sendable, Equatable {
   }
 }
 
-/// Where a note is in the pipeline: (recording →) saved → transcribing → analysing → done.
+/// Where a note is in the pipeline: (recording →) saved → transcribing → identifying speakers →
+/// analysing → done.
 public struct ProcessingState: Codable, Sendable, Equatable {
   /// The step a note is waiting for (or `done`).
   public enum Stage: String, Codable, Sendable, CaseIterable {
@@ -89,6 +94,9 @@ public struct ProcessingState: Codable, Sendable, Equatable {
     case recording
     /// The audio is saved; the transcript is next.
     case transcribing
+    /// The transcript is saved; telling its speakers apart is next (skipped when the speakers
+    /// model is not installed or the library turns it off).
+    case diarizing
     /// The transcript is saved; the analysis is next.
     case analyzing
     /// Nothing left to do.

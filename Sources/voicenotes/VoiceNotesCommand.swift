@@ -13,7 +13,8 @@ struct VoiceNotesCommand: ParsableCommand {
       ServeCommand.self, ImportCommand.self, RecordCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self,
       TasksCommand.self, DoneCommand.self, UndoneCommand.self, RetryCommand.self, ResumeCommand.self,
       AnalyzeCommand.self, RenameCommand.self, DeleteCommand.self, ExportCommand.self, SamplesCommand.self,
-      VocabularyCommand.self, TranscribeCommand.self, ModelsCommand.self, ConfigCommand.self, DoctorCommand.self,
+      VocabularyCommand.self, SpeakersCommand.self, TranscribeCommand.self, ModelsCommand.self, ConfigCommand.self,
+      DoctorCommand.self,
       CompletionCommand.self,
     ],
     examples: [

@@ -38,6 +38,15 @@ public struct NoteAnalyzer: Sendable {
     own words, shorter than the transcript.
     """)
 
+  /// What a transcript of several speakers is introduced with: who "I" is on each line, and that
+  /// unnamed speakers ("Speaker 2") are nobody's name.
+  static let conversationPreamble = """
+    Analyse this transcript of a conversation. Each line starts with who speaks: a name, or \
+    "Speaker" and a number for a voice nobody has named. On each line "I" is that speaker. A named \
+    speaker is one of the people; "Speaker" with a number is not a name. An action item that a \
+    named speaker takes on ("I'll send it") involves that speaker.
+    """
+
   /// How far an analysis has got.
   public struct Progress: Sendable, Equatable {
     /// The share of pieces finished, 0...1 (a short transcript is one piece).
@@ -51,9 +60,13 @@ public struct NoteAnalyzer: Sendable {
   }
 
   /// Analyses `transcript`, reporting progress as tokens are generated and pieces finish.
-  public func analyze(_ transcript: String, progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws
-    -> NoteAnalysis
-  {
+  ///
+  /// - Parameter isConversation: Whether the transcript's lines start with who speaks
+  ///   ("Priya: …", "Speaker 2: …"), so named speakers are people and the tasks they take on
+  ///   name them.
+  public func analyze(
+    _ transcript: String, isConversation: Bool = false, progress: @escaping @Sendable (Progress) -> Void = { _ in }
+  ) async throws -> NoteAnalysis {
     let text = transcript.trimmingCharacters(in: .whitespacesAndNewlines)
     let pieces = try await split(text)
     let requests = pieces.count + (pieces.count > 1 ? 1 : 0)
@@ -65,7 +78,9 @@ public struct NoteAnalyzer: Sendable {
     }
     var partial: [NoteAnalysis] = []
     for (index, piece) in pieces.enumerated() {
-      let (analysis, tokens) = try await analyzePiece(piece) { report(index + 1, $0) }
+      let (analysis, tokens) = try await analyzePiece(piece, isConversation: isConversation) {
+        report(index + 1, $0)
+      }
       partial.append(analysis)
       done.withLock { $0 += tokens }
       report(index + 2, 0)
@@ -78,10 +93,11 @@ public struct NoteAnalyzer: Sendable {
 
   // MARK: - One request
 
-  private func analyzePiece(_ text: String, tokens: @escaping @Sendable (Int) -> Void) async throws -> (
-    NoteAnalysis, Int
-  ) {
-    let prompt = Prompt("Analyse this voice note transcript:\n\n\(text)")
+  private func analyzePiece(
+    _ text: String, isConversation: Bool, tokens: @escaping @Sendable (Int) -> Void
+  ) async throws -> (NoteAnalysis, Int) {
+    let prompt = Prompt(
+      (isConversation ? Self.conversationPreamble : "Analyse this voice note transcript:") + "\n\n\(text)")
     do {
       return try await analyzePiece(prompt, transcript: text, sampling: .greedy, tokens: tokens)
     } catch LanguageModelSession.GenerationError.decodingFailure {

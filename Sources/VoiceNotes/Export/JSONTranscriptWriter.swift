@@ -5,9 +5,15 @@ import Foundation
 public struct JSONTranscriptWriter: TranscriptWriter {
   /// Whether segments carry their words' timing and confidence.
   public var includesWords: Bool
+  /// Each speaker's label by segment speaker index, written as a labelled segment's
+  /// `speakerLabel` beside its `speaker` number (from 1).
+  public var speakerLabels: [Int: String]
 
   /// Creates a JSON writer; `includesWords` adds each word's timing and confidence.
-  public init(includesWords: Bool = false) { self.includesWords = includesWords }
+  public init(includesWords: Bool = false, speakerLabels: [Int: String] = [:]) {
+    self.includesWords = includesWords
+    self.speakerLabels = speakerLabels
+  }
 
   private struct Document: Encodable {
     var language: String?
@@ -21,6 +27,8 @@ public struct JSONTranscriptWriter: TranscriptWriter {
     var start: Double
     var end: Double
     var words: [Transcript.Word]?
+    var speaker: Int?
+    var speakerLabel: String?
   }
 
   /// The transcript in this writer's format.
@@ -30,7 +38,10 @@ public struct JSONTranscriptWriter: TranscriptWriter {
     let document = Document(
       language: transcript.language, duration: transcript.duration, text: transcript.text,
       segments: transcript.segments.map {
-        Segment(text: $0.text, start: $0.start, end: $0.end, words: includesWords ? $0.words : nil)
+        Segment(
+          text: $0.text, start: $0.start, end: $0.end, words: includesWords ? $0.words : nil,
+          speaker: $0.speaker.map { $0 + 1 },
+          speakerLabel: $0.speaker.map { speakerLabels[$0] ?? NoteSpeaker.defaultLabel(index: $0) })
       })
     guard let data = try? encoder.encode(document) else { return "{}\n" }
     return String(decoding: data, as: UTF8.self) + "\n"

@@ -35,7 +35,7 @@ public enum NoteExportFormat: String, CaseIterable, Sendable {
     case .txt, .srt, .vtt:
       guard let transcript = note.transcript else { throw LibraryError.noTranscript(id: note.id) }
       let format: TranscriptFormat = self == .txt ? .txt : self == .srt ? .srt : .vtt
-      return format.writer().render(transcript)
+      return format.writer(speakerLabels: note.speakers.labels).render(transcript)
     }
   }
 

@@ -29,7 +29,7 @@ public struct NoteJSON: Encodable, Sendable {
 
   private enum Key: String, CodingKey {
     case id, title, customTitle, createdAt, duration, originalFileName, state, error, summary, tags, people
-    case actionItems, transcript
+    case actionItems, transcript, speakers
   }
 
   private enum TranscriptKey: String, CodingKey {
@@ -41,6 +41,18 @@ public struct NoteJSON: Encodable, Sendable {
     var end: Double
     var text: String
     var words: [Transcript.Word]?
+    var speaker: Int?
+    var speakerLabel: String?
+  }
+
+  /// A speaker of the note: its number (from 1, as segments' `speaker`), what it reads as, the
+  /// named voice's name when known, its seconds of speech, and whether the person said who it is.
+  private struct Speaker: Encodable {
+    var number: Int
+    var label: String
+    var name: String?
+    var seconds: Double
+    var confirmed: Bool
   }
 
   /// Writes the fields listed in docs/cli.md.
@@ -58,14 +70,24 @@ public struct NoteJSON: Encodable, Sendable {
     try container.encode(note.tags, forKey: .tags)
     try container.encode(note.people, forKey: .people)
     try container.encode(note.actionItems, forKey: .actionItems)
+    if !note.speakers.isEmpty {
+      try container.encode(
+        note.speakers.map {
+          Speaker(number: $0.number, label: $0.label, name: $0.name, seconds: $0.duration, confirmed: $0.isConfirmed)
+        }, forKey: .speakers)
+    }
     guard detail != .overview, let transcript = note.transcript else { return }
+    let labels = note.speakers.labels
     var nested = container.nestedContainer(keyedBy: TranscriptKey.self, forKey: .transcript)
     try nested.encodeIfPresent(transcript.language, forKey: .language)
     try nested.encode(transcript.duration, forKey: .duration)
     try nested.encode(transcript.text, forKey: .text)
     try nested.encode(
       transcript.segments.map {
-        Segment(start: $0.start, end: $0.end, text: $0.text, words: detail == .words ? $0.words : nil)
+        Segment(
+          start: $0.start, end: $0.end, text: $0.text, words: detail == .words ? $0.words : nil,
+          speaker: $0.speaker.map { $0 + 1 },
+          speakerLabel: $0.speaker.map { labels[$0] ?? NoteSpeaker.defaultLabel(index: $0) })
       }, forKey: .segments)
   }
 

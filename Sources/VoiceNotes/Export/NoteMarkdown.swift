@@ -17,6 +17,7 @@ public enum NoteMarkdown {
     switch stage {
     case .recording: "saving the recording"
     case .transcribing: "transcribing"
+    case .diarizing: "identifying speakers"
     case .analyzing, .done: "analysing"
     }
   }
@@ -43,14 +44,50 @@ public enum NoteMarkdown {
         lines.append("- [\(item.isCompleted ? "x" : " ")] \(item.task)\(people)  `\(item.id.prefix(8))`")
       }
     }
+    if !note.speakers.isEmpty {
+      lines += ["", "## Speakers", ""]
+      for speaker in note.speakers {
+        let seconds = duration(speaker.duration).trimmingCharacters(in: .whitespaces)
+        let known =
+          speaker.name == nil
+          ? "" : speaker.isConfirmed ? " (speaker \(speaker.number))" : " (speaker \(speaker.number), recognised)"
+        lines.append("- \(speaker.label)\(known), \(seconds)")
+      }
+    }
     if let transcript = note.transcript {
       lines += ["", "## Transcript", ""]
       if transcript.segments.isEmpty { lines.append("(no speech)") }
-      for segment in transcript.segments {
-        lines.append("[\(duration(segment.start).trimmingCharacters(in: .whitespaces))] \(segment.text)")
+      if transcript.hasSpeakers {
+        lines += paragraphs(transcript, labels: note.speakers.labels)
+      } else {
+        for segment in transcript.segments {
+          lines.append("[\(duration(segment.start).trimmingCharacters(in: .whitespaces))] \(segment.text)")
+        }
       }
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// A labelled transcript as one paragraph per turn, "[0:05] Priya: …", consecutive segments of
+  /// one speaker joined, paragraphs apart.
+  static func paragraphs(_ transcript: Transcript, labels: [Int: String]) -> [String] {
+    var turns: [(start: Double, speaker: Int?, text: String)] = []
+    for segment in transcript.segments {
+      let text = segment.text.trimmingCharacters(in: .whitespaces)
+      if let last = turns.last, last.speaker == segment.speaker {
+        turns[turns.count - 1].text += " " + text
+      } else {
+        turns.append((segment.start, segment.speaker, text))
+      }
+    }
+    var lines: [String] = []
+    for (offset, turn) in turns.enumerated() {
+      if offset > 0 { lines.append("") }
+      let time = "[\(duration(turn.start).trimmingCharacters(in: .whitespaces))]"
+      let label = turn.speaker.map { "\(labels[$0] ?? NoteSpeaker.defaultLabel(index: $0)): " } ?? ""
+      lines.append("\(time) \(label)\(turn.text)")
+    }
+    return lines
   }
 
   /// `value` as pretty JSON with sorted keys, ISO 8601 dates and unescaped slashes: the JSON

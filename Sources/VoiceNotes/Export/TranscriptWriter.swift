@@ -16,13 +16,16 @@ public enum TranscriptFormat: String, CaseIterable, Sendable {
   case vtt
 
   /// The writer for this format; `timestamps` adds segment times to plain text, `words` each
-  /// word's timing and confidence to JSON.
-  public func writer(timestamps: Bool = false, words: Bool = false) -> any TranscriptWriter {
+  /// word's timing and confidence to JSON, `speakerLabels` names the speakers of labelled
+  /// segments.
+  public func writer(timestamps: Bool = false, words: Bool = false, speakerLabels: [Int: String] = [:])
+    -> any TranscriptWriter
+  {
     switch self {
-    case .txt: PlainTextTranscriptWriter(timestamps: timestamps)
-    case .json: JSONTranscriptWriter(includesWords: words)
-    case .srt: SubtitleTranscriptWriter(style: .srt)
-    case .vtt: SubtitleTranscriptWriter(style: .vtt)
+    case .txt: PlainTextTranscriptWriter(timestamps: timestamps, speakerLabels: speakerLabels)
+    case .json: JSONTranscriptWriter(includesWords: words, speakerLabels: speakerLabels)
+    case .srt: SubtitleTranscriptWriter(style: .srt, speakerLabels: speakerLabels)
+    case .vtt: SubtitleTranscriptWriter(style: .vtt, speakerLabels: speakerLabels)
     }
   }
 }

@@ -62,7 +62,8 @@ public actor Library {
     let usesServers = !configuration.transcriptionServers.isEmpty || !configuration.languageModelServers.isEmpty
     let pipeline = NotePipeline(
       store: store, transcribers: transcribers, analyzers: analyzers,
-      concurrentNotes: usesServers ? transcribers.count + analyzers.count : 1)
+      concurrentNotes: usesServers ? transcribers.count + analyzers.count : 1,
+      diarizer: speakerDiarizer(configuration))
     let readers = try (0..<max(2, ProcessInfo.processInfo.activeProcessorCount)).map { _ in
       try NoteStore(library: configuration.folder)
     }

@@ -20,13 +20,16 @@ public struct LibraryConfiguration: Sendable, Equatable {
   public var transcriptionServers: [EngineConfiguration.ServerEndpoint]
   /// Servers that analyse instead of the local language model; when several, notes are shared out.
   public var languageModelServers: [EngineConfiguration.ServerEndpoint]
+  /// Whether notes' speakers are told apart (when the speakers model is installed); a library's
+  /// settings file turns it off with `"identifySpeakers": false`.
+  public var identifiesSpeakers: Bool
 
   /// A configuration for `folder` with the given models.
   public init(
     folder: URL, speechModel: SpeechModel = .default, liveModel: SpeechModel = .default,
     languageModel: LanguageModelWeights = .default, samplesFolder: URL? = nil,
     transcriptionServers: [EngineConfiguration.ServerEndpoint] = [],
-    languageModelServers: [EngineConfiguration.ServerEndpoint] = []
+    languageModelServers: [EngineConfiguration.ServerEndpoint] = [], identifiesSpeakers: Bool = true
   ) {
     self.folder = folder
     self.speechModel = speechModel
@@ -35,6 +38,7 @@ public struct LibraryConfiguration: Sendable, Equatable {
     self.samplesFolder = samplesFolder
     self.transcriptionServers = transcriptionServers
     self.languageModelServers = languageModelServers
+    self.identifiesSpeakers = identifiesSpeakers
   }
 
   /// The configuration of the library in `folder`: its servers are the ones the environment names
@@ -46,7 +50,8 @@ public struct LibraryConfiguration: Sendable, Equatable {
     return LibraryConfiguration(
       folder: folder, samplesFolder: samplesFolder,
       transcriptionServers: [environment.transcriptionServer].compactMap { $0 } + settings.transcriptionServers,
-      languageModelServers: [environment.languageModelServer].compactMap { $0 } + settings.languageModelServers)
+      languageModelServers: [environment.languageModelServer].compactMap { $0 } + settings.languageModelServers,
+      identifiesSpeakers: settings.identifySpeakers ?? true)
   }
 
   /// The library's settings file (`config.json`), which lists its servers.

@@ -18,6 +18,15 @@ public enum LibraryError: Error, LocalizedError, Equatable, Sendable {
   case unknownModel(name: String, known: [String])
   /// The sample recordings are not where they should be.
   case samplesMissing(path: String)
+  /// The note has no speaker with this number (it has `count`; none when its speakers were not
+  /// told apart).
+  case speakerNotFound(noteID: String, number: Int, count: Int)
+  /// No named voice has this name.
+  case voiceNotFound(name: String)
+  /// Another named voice already has this name.
+  case voiceExists(name: String)
+  /// A speaker's name that is empty, too long or looks like an unnamed speaker's label.
+  case invalidSpeakerName(String)
 
   /// A one-line message that says what went wrong and what to do.
   public var errorDescription: String? {
@@ -38,6 +47,16 @@ public enum LibraryError: Error, LocalizedError, Equatable, Sendable {
       "no model is called '\(name)'; choose one of: \(known.joined(separator: ", "))"
     case .samplesMissing(let path):
       "\(path): no sample recordings there; reinstall VoiceNotes or pass the samples folder"
+    case .speakerNotFound(let id, let number, let count):
+      count == 0
+        ? "note \(id.prefix(8)) has no speakers told apart (one voice, or not diarized); there is no speaker \(number)"
+        : "note \(id.prefix(8)) has speakers 1 to \(count), not \(number); `voicenotes show \(id.prefix(8))` shows them"
+    case .voiceNotFound(let name):
+      "no speaker is called '\(name)'; `voicenotes speakers list` shows the named speakers"
+    case .voiceExists(let name):
+      "a speaker is already called '\(name)'; choose another name, or merge the two with `voicenotes speakers merge`"
+    case .invalidSpeakerName(let detail):
+      "\(detail); give a name of 1 to 80 characters, such as Priya"
     }
   }
 }

@@ -14,6 +14,9 @@ public struct ServerSettings: Sendable, Equatable, Codable {
   public var transcriptionServers: [EngineConfiguration.ServerEndpoint]
   /// Servers that answer language-model requests (`/v1/chat/completions`).
   public var languageModelServers: [EngineConfiguration.ServerEndpoint]
+  /// Whether notes' speakers are told apart; nil (left out) means yes, when the speakers model
+  /// is installed.
+  public var identifySpeakers: Bool?
 
   /// Settings with the given servers.
   public init(
@@ -31,6 +34,7 @@ public struct ServerSettings: Sendable, Equatable, Codable {
       try container.decodeIfPresent([EngineConfiguration.ServerEndpoint].self, forKey: .transcriptionServers) ?? []
     languageModelServers =
       try container.decodeIfPresent([EngineConfiguration.ServerEndpoint].self, forKey: .languageModelServers) ?? []
+    identifySpeakers = try container.decodeIfPresent(Bool.self, forKey: .identifySpeakers)
   }
 
   /// The settings in `file`; none when the file does not exist.

@@ -37,6 +37,11 @@ public actor NotePipeline {
   /// kept busy; one at a time for the local engines alone, which share this machine's cores.
   public nonisolated let concurrentNotes: Int
 
+  /// Where the speaker diarizer comes from: asked each time a note reaches the
+  /// ``ProcessingState/Stage/diarizing`` stage, nil when speakers are not told apart (the
+  /// speakers model is not installed, or the library turns it off); the stage is skipped then.
+  public nonisolated let diarizer: @Sendable () -> (any SpeakerDiarizing)?
+
   /// The first transcriber.
   public nonisolated var transcriber: FileTranscriber { transcription.workers[0] }
   /// The first analyser.
@@ -44,17 +49,21 @@ public actor NotePipeline {
 
   /// A pipeline saving into `store`, transcribing with `transcriber` and analysing with `analyzer`.
   public init(
-    store: NoteStore, transcriber: FileTranscriber = FileTranscriber(), analyzer: NoteAnalyzer = NoteAnalyzer()
+    store: NoteStore, transcriber: FileTranscriber = FileTranscriber(), analyzer: NoteAnalyzer = NoteAnalyzer(),
+    diarizer: (any SpeakerDiarizing)? = nil
   ) {
-    self.init(store: store, transcribers: [transcriber], analyzers: [analyzer])
+    self.init(store: store, transcribers: [transcriber], analyzers: [analyzer], diarizer: { diarizer })
   }
 
   /// A pipeline that shares the work among `transcribers` and `analyzers` (each at least one),
-  /// with up to `concurrentNotes` notes under way at once (by default one).
+  /// with up to `concurrentNotes` notes under way at once (by default one), telling speakers
+  /// apart with what `diarizer` gives (nothing by default).
   public init(
-    store: NoteStore, transcribers: [FileTranscriber], analyzers: [NoteAnalyzer], concurrentNotes: Int? = nil
+    store: NoteStore, transcribers: [FileTranscriber], analyzers: [NoteAnalyzer], concurrentNotes: Int? = nil,
+    diarizer: @escaping @Sendable () -> (any SpeakerDiarizing)? = { nil }
   ) {
     self.store = store
+    self.diarizer = diarizer
     transcription = WorkerPool(transcribers)
     analysis = WorkerPool(analyzers)
     self.concurrentNotes = max(concurrentNotes ?? 1, 1)
@@ -196,6 +205,7 @@ public actor NotePipeline {
         switch stage {
         case .recording: try finishInterruptedRecording(&note)
         case .transcribing: try await transcribe(&note, progress: report)
+        case .diarizing: try await diarize(&note, progress: report)
         case .analyzing: try await analyze(&note, progress: reportAnalysis)
         case .done: break
         }
@@ -334,6 +344,14 @@ public actor NotePipeline {
       note.title = stored.title
       note.hasCustomTitle = true
     }
+    // Speakers named while the step ran keep their names (the same speakers: same embeddings).
+    let named = Dictionary(stored.speakers.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
+    for index in note.speakers.indices {
+      guard let kept = named[note.speakers[index].index], kept.embedding == note.speakers[index].embedding,
+        kept.isConfirmed || !note.speakers[index].isConfirmed
+      else { continue }
+      note.speakers[index] = kept
+    }
     let completed = Dictionary(
       stored.actionItems.map { ($0.id, $0.isCompleted) }, uniquingKeysWith: { first, _ in first })
     for index in note.actionItems.indices {
@@ -381,12 +399,30 @@ public actor NotePipeline {
       note.transcript = try await transcription.run(isRetryable: Self.isWorkerFailure) { transcriber in
         try await transcriber.transcribe(audio, progress: progress)
       }
-      note.processing.stage = .analyzing
+      note.processing.stage = .diarizing
     } catch SpeechTranscriptionError.emptyResult {
       // Nothing was said: keep an empty transcript and skip the analysis.
       note.transcript = Transcript(duration: note.duration, segments: [])
       note.processing.stage = .done
     }
+  }
+
+  /// Tells the note's speakers apart and labels its segments with them, recognising voices the
+  /// library knows by name; a note of one voice keeps its transcript as it was. Skipped when
+  /// there is no diarizer.
+  private func diarize(_ note: inout VoiceNote, progress: @escaping @Sendable (Double) -> Void) async throws {
+    guard let transcript = note.transcript, !transcript.segments.isEmpty, let diarizer = diarizer() else {
+      note.processing.stage = .analyzing
+      return
+    }
+    let samples = try AudioFile(forReading: store.audioFolder.appendingPathComponent(note.audioFileName)).read()
+      .samples
+    let diarization = try await diarizer.diarize(samples, speakerCount: nil, progress: progress)
+    let (labelled, speakers) = transcript.labelled(by: diarization)
+    note.transcript = labelled
+    note.speakers = VoiceMemory.recognise(speakers, among: try await store.voices())
+    progress(1)
+    note.processing.stage = .analyzing
   }
 
   /// Whether a transcription failure may be the transcriber's (a server gone, an engine error),
@@ -400,12 +436,15 @@ public actor NotePipeline {
   private func analyze(_ note: inout VoiceNote, progress: @escaping @Sendable (NoteAnalyzer.Progress) -> Void)
     async throws
   {
-    let text = note.transcript?.text ?? ""
+    let text = note.transcript?.speakerLabelledText(labels: note.speakers.labels) ?? ""
     guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
       note.processing.stage = .done
       return
     }
-    let analysis = try await self.analysis.run { analyzer in try await analyzer.analyze(text, progress: progress) }
+    let isConversation = note.transcript?.hasSpeakers == true
+    let analysis = try await self.analysis.run { analyzer in
+      try await analyzer.analyze(text, isConversation: isConversation, progress: progress)
+    }
     if !note.hasCustomTitle { note.title = analysis.title }
     note.summary = analysis.summary
     note.tags = analysis.tags

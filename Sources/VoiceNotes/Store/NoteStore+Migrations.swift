@@ -55,6 +55,31 @@ extension NoteStore {
       for fields in rows { terms.formUnion(fields.flatMap(FullTextQuery.foldedWords)) }
       try addSearchTerms(terms, to: database)
     },
+    // Who speaks: each note's speakers (the index its transcript's segments use, the voice
+    // pooled over the speaker's turns, seconds of speech, the named voice it is) and the
+    // library's named voices, remembered so a voice named once is recognised in later notes.
+    Migration(version: 3) { database in
+      try database.execute(
+        """
+        CREATE TABLE voices (
+          id TEXT PRIMARY KEY,                      -- lowercase UUID
+          name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+          embedding BLOB NOT NULL,                  -- little-endian Float32 components
+          created_at REAL NOT NULL,                 -- seconds since 2001-01-01 00:00 UTC
+          updated_at REAL NOT NULL
+        );
+        CREATE TABLE note_speakers (
+          note_id TEXT NOT NULL,                    -- notes.id
+          speaker INTEGER NOT NULL,                 -- Transcript.Segment.speaker, from 0
+          embedding BLOB NOT NULL,                  -- little-endian Float32 components
+          seconds REAL NOT NULL,
+          voice_id TEXT,                            -- voices.id, or NULL when not known
+          confirmed INTEGER NOT NULL DEFAULT 0,     -- 1 when the person said who it is
+          PRIMARY KEY (note_id, speaker)
+        ) WITHOUT ROWID;
+        CREATE INDEX note_speakers_by_voice ON note_speakers (voice_id) WHERE voice_id IS NOT NULL;
+        """)
+    },
   ]
 
   /// Records `terms` in `search_terms` (one statement for the lot).

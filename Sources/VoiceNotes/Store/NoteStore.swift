@@ -101,7 +101,9 @@ public actor NoteStore {
 
   /// The note with exactly this identifier, or nil.
   public func note(id: String) throws -> VoiceNote? {
-    try database.query("SELECT \(Self.noteColumns) FROM notes WHERE id = ?", [.text(id)], decodeNote).first
+    try withSpeakers(
+      database.query("SELECT \(Self.noteColumns) FROM notes WHERE id = ?", [.text(id)], decodeNote)
+    ).first
   }
 
   /// The one note whose identifier starts with `idOrPrefix` (ignoring case and surrounding spaces).
@@ -126,7 +128,8 @@ public actor NoteStore {
 
   /// Every note, newest first.
   public func allNotes() throws -> [VoiceNote] {
-    try database.query("SELECT \(Self.noteColumns) FROM notes ORDER BY created_at DESC, number DESC", [], decodeNote)
+    try withSpeakers(
+      database.query("SELECT \(Self.noteColumns) FROM notes ORDER BY created_at DESC, number DESC", [], decodeNote))
   }
 
   /// Notes the pipeline should pick up by itself (``ProcessingState/needsWork``), oldest first.
@@ -135,7 +138,12 @@ public actor NoteStore {
       """
       SELECT \(Self.noteColumns) FROM notes WHERE stage <> 'done' AND last_error IS NULL
       ORDER BY created_at, number
-      """, [], decodeNote)
+      """, [], decodeNote
+    ).map { note in
+      var note = note
+      note.speakers = try speakers(ofNote: note.id)
+      return note
+    }
   }
 
   /// What SQLite's integrity check and the search index's own check find wrong (nothing when
@@ -198,6 +206,7 @@ public actor NoteStore {
       else { throw NoteStoreError.noteNotFound(id) }
       try database.run("DELETE FROM note_search WHERE rowid = ?", [.integer(row.0)])
       try database.run("DELETE FROM notes WHERE number = ?", [.integer(row.0)])
+      try database.run("DELETE FROM note_speakers WHERE note_id = ?", [.text(id)])
       return row.1
     }
     // Only a plain file name inside audio/ is ever removed.
@@ -235,6 +244,7 @@ public actor NoteStore {
         RETURNING number
         """, values)
     else { throw NoteStoreError.corruptNote(id: note.id, path: database.path, reason: "no row number after saving") }
+    try writeSpeakers(of: note)
     try database.run("DELETE FROM note_search WHERE rowid = ?", [.integer(number)])
     let fields = Self.searchFields(of: note)
     try database.run(

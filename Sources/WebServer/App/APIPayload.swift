@@ -36,6 +36,7 @@ enum APIPayload {
       switch processing.stage {
       case .recording: return "recording"
       case .transcribing: return isActive ? "transcribing" : "saved"
+      case .diarizing: return "speakers"
       case .analyzing: return "analysing"
       case .done: return "done"
       }

@@ -454,6 +454,9 @@ struct APIRoutes: Sendable {
       case .invalidAudio, .invalidTitle: return (400, reason(error))
       case .noTranscript: return (409, reason(error))
       case .samplesMissing: return (500, "the sample recordings are not installed with this server")
+      case .speakerNotFound, .voiceNotFound: return (404, reason(error))
+      case .voiceExists: return (409, reason(error))
+      case .invalidSpeakerName: return (400, reason(error))
       }
     case let error as PipelineError:
       switch error {

@@ -17,6 +17,7 @@ enum NoteFormatting {
     switch state.stage {
     case .recording: return "recording"
     case .transcribing: return "transcribing"
+    case .diarizing: return "speakers"
     case .analyzing: return "analysing"
     case .done: return "done"
     }

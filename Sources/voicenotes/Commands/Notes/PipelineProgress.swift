@@ -50,6 +50,7 @@ final class PipelineProgress: Sendable {
     let parts = times.compactMap { stage, time -> String? in
       switch stage {
       case .transcribing: "transcribed in \(Self.seconds(time))"
+      case .diarizing: "speakers told apart in \(Self.seconds(time))"
       case .analyzing: "analysed in \(Self.seconds(time))"
       case .recording, .done: nil
       }

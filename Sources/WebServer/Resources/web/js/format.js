@@ -63,6 +63,7 @@ export function describeState(summary) {
     case 'recording': return 'Recording';
     case 'saved': return 'Saved';
     case 'transcribing': return `Transcribing${percent || '…'}`;
+    case 'speakers': return `Finding speakers${percent || '…'}`;
     case 'analysing': return 'Analysing…';
     case 'done': return 'Done';
     case 'failed': return 'Failed';
