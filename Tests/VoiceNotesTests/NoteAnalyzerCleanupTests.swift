@@ -28,6 +28,19 @@ struct NoteAnalyzerCleanupTests {
     #expect(cleaned.people == ["Priya"])
   }
 
+  @Test("in a speaker-labelled transcript a named speaker is a person heard, \"Speaker 1\" is nobody")
+  func speakerLabels() {
+    let conversation = "Speaker 1: Can you send the budget by Friday?\nPriya: I'll send it tomorrow."
+    let cleaned = NoteAnalyzer.cleaned(
+      analysis(
+        people: ["Speaker 1", "Speaker", "Priya", "Speaker 2"],
+        tasks: [("Send the budget by Friday", ["Priya", "Speaker 1"])]),
+      transcript: conversation)
+    #expect(cleaned.people == ["Priya"])
+    #expect(cleaned.actionItems.map(\.people) == [["Priya"]])
+    #expect(NoteAnalyzer.conversationPreamble.contains("Speaker"))
+  }
+
   @Test("names are matched through titles, possessives and diacritics, and written as the transcript writes them")
   func namesAsTheTranscriptWritesThem() {
     let note = "Dr. Okafor's office moved the appointment. Tell Inês about it, and ask Professor Lund too."

@@ -1,4 +1,5 @@
 import Foundation
+import SpeechRecognition
 import Testing
 import VoiceNotes
 
@@ -73,5 +74,78 @@ struct WordErrorRateTests {
     #expect(
       (WordErrorRate(reference: "a b", hypothesis: "a") + WordErrorRate(reference: "c d", hypothesis: "c d")).rate
         == 0.25)
+  }
+}
+
+@Suite("Exports with speakers")
+struct SpeakerExportTests {
+  /// A note of two speakers, the second named Priya; segments 1 and 2 are both Speaker 1's.
+  let note: VoiceNote = {
+    var note = VoiceNote(
+      id: "0a1b2c3d-0000-4000-8000-000000000000", createdAt: Date(timeIntervalSinceReferenceDate: 800_000_000),
+      duration: 9, audioFileName: "a.wav", originalFileName: "meeting.wav")
+    note.transcript = Transcript(
+      language: "en", duration: 9,
+      segments: [
+        .init(text: "Did you book the room?", start: 0, end: 2, speaker: 0),
+        .init(text: "And the projector?", start: 2, end: 3.5, speaker: 0),
+        .init(text: "Yes, both.", start: 4, end: 5, speaker: 1),
+      ])
+    note.speakers = [
+      NoteSpeaker(index: 0, embedding: SpeakerEmbedding(values: [1, 0]), duration: 3.5),
+      NoteSpeaker(
+        index: 1, embedding: SpeakerEmbedding(values: [0, 1]), duration: 1, voiceID: "v", name: "Priya",
+        isConfirmed: true),
+    ]
+    return note
+  }()
+
+  @Test("subtitles carry the name: WebVTT as a voice span, SubRip before the text")
+  func subtitles() throws {
+    let vtt = try NoteExportFormat.vtt.render(note)
+    #expect(vtt.contains("00:00:04.000 --> 00:00:05.000\n<v Priya>Yes, both.\n"), "\(vtt)")
+    #expect(vtt.contains("<v Speaker 1>Did you book the room?\n"), "\(vtt)")
+    let srt = try NoteExportFormat.srt.render(note)
+    #expect(srt.contains("3\n00:00:04,000 --> 00:00:05,000\nPriya: Yes, both.\n"), "\(srt)")
+  }
+
+  @Test("Markdown has one paragraph per turn and lists the speakers; JSON has speaker fields")
+  func markdownAndJSON() throws {
+    let markdown = try NoteExportFormat.md.render(note)
+    #expect(
+      markdown.contains(
+        "## Transcript\n\n[0:00] Speaker 1: Did you book the room? And the projector?\n\n[0:04] Priya: Yes, both.\n"),
+      "\(markdown)")
+    #expect(markdown.contains("## Speakers\n\n- Speaker 1, 0:04\n- Priya (speaker 2), 0:01\n"), "\(markdown)")
+    let json = try NoteExportFormat.json.render(note)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    let segments = try #require((object["transcript"] as? [String: Any])?["segments"] as? [[String: Any]])
+    #expect(segments.map { $0["speaker"] as? String } == ["Speaker 1", "Speaker 1", "Priya"])
+    #expect(segments.map { $0["speakerNumber"] as? Int } == [1, 1, 2])
+    let speakers = try #require(object["speakers"] as? [[String: Any]])
+    #expect(speakers.map { $0["label"] as? String } == ["Speaker 1", "Priya"])
+    #expect(speakers[1]["confirmed"] as? Bool == true)
+    #expect(
+      try NoteExportFormat.txt.render(note)
+        == "Speaker 1: Did you book the room? And the projector?\nPriya: Yes, both.\n")
+  }
+
+  @Test("a note without speakers exports exactly as before")
+  func unlabelledUnchanged() throws {
+    var plain = note
+    plain.speakers = []
+    let unlabelled = note.transcript!.segments.map { segment in
+      var segment = segment
+      segment.speaker = nil
+      return segment
+    }
+    plain.transcript?.segments = unlabelled
+    #expect(try NoteExportFormat.srt.render(plain) == TranscriptFormat.srt.writer().render(plain.transcript!))
+    #expect(!(try NoteExportFormat.vtt.render(plain)).contains("<v "))
+    let json = try NoteExportFormat.json.render(plain)
+    #expect(!json.contains("speaker"), "\(json)")
+    let markdown = try NoteExportFormat.md.render(plain)
+    #expect(markdown.contains("## Transcript\n\n[0:00] Did you book the room?\n[0:02] And the projector?\n"))
+    #expect(!markdown.contains("Speakers"))
   }
 }

@@ -5,8 +5,8 @@ import Foundation
 public struct JSONTranscriptWriter: TranscriptWriter {
   /// Whether segments carry their words' timing and confidence.
   public var includesWords: Bool
-  /// Each speaker's label by segment speaker index, written as a labelled segment's
-  /// `speakerLabel` beside its `speaker` number (from 1).
+  /// Each speaker's label by segment speaker index, written as a labelled segment's `speaker`
+  /// ("Priya", "Speaker 2") beside its `speakerNumber` (from 1).
   public var speakerLabels: [Int: String]
 
   /// Creates a JSON writer; `includesWords` adds each word's timing and confidence.
@@ -27,8 +27,8 @@ public struct JSONTranscriptWriter: TranscriptWriter {
     var start: Double
     var end: Double
     var words: [Transcript.Word]?
-    var speaker: Int?
-    var speakerLabel: String?
+    var speaker: String?
+    var speakerNumber: Int?
   }
 
   /// The transcript in this writer's format.
@@ -40,8 +40,8 @@ public struct JSONTranscriptWriter: TranscriptWriter {
       segments: transcript.segments.map {
         Segment(
           text: $0.text, start: $0.start, end: $0.end, words: includesWords ? $0.words : nil,
-          speaker: $0.speaker.map { $0 + 1 },
-          speakerLabel: $0.speaker.map { speakerLabels[$0] ?? NoteSpeaker.defaultLabel(index: $0) })
+          speaker: $0.speaker.map { speakerLabels[$0] ?? NoteSpeaker.defaultLabel(index: $0) },
+          speakerNumber: $0.speaker.map { $0 + 1 })
       })
     guard let data = try? encoder.encode(document) else { return "{}\n" }
     return String(decoding: data, as: UTF8.self) + "\n"

@@ -41,11 +41,11 @@ public struct NoteJSON: Encodable, Sendable {
     var end: Double
     var text: String
     var words: [Transcript.Word]?
-    var speaker: Int?
-    var speakerLabel: String?
+    var speaker: String?
+    var speakerNumber: Int?
   }
 
-  /// A speaker of the note: its number (from 1, as segments' `speaker`), what it reads as, the
+  /// A speaker of the note: its number (from 1, as segments' `speakerNumber`), what it reads as, the
   /// named voice's name when known, its seconds of speech, and whether the person said who it is.
   private struct Speaker: Encodable {
     var number: Int
@@ -86,8 +86,8 @@ public struct NoteJSON: Encodable, Sendable {
       transcript.segments.map {
         Segment(
           start: $0.start, end: $0.end, text: $0.text, words: detail == .words ? $0.words : nil,
-          speaker: $0.speaker.map { $0 + 1 },
-          speakerLabel: $0.speaker.map { labels[$0] ?? NoteSpeaker.defaultLabel(index: $0) })
+          speaker: $0.speaker.map { labels[$0] ?? NoteSpeaker.defaultLabel(index: $0) },
+          speakerNumber: $0.speaker.map { $0 + 1 })
       }, forKey: .segments)
   }
 

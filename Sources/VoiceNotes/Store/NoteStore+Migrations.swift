@@ -61,14 +61,14 @@ extension NoteStore {
     Migration(version: 3) { database in
       try database.execute(
         """
-        CREATE TABLE voices (
+        CREATE TABLE IF NOT EXISTS voices (
           id TEXT PRIMARY KEY,                      -- lowercase UUID
           name TEXT NOT NULL UNIQUE COLLATE NOCASE,
           embedding BLOB NOT NULL,                  -- little-endian Float32 components
           created_at REAL NOT NULL,                 -- seconds since 2001-01-01 00:00 UTC
           updated_at REAL NOT NULL
         );
-        CREATE TABLE note_speakers (
+        CREATE TABLE IF NOT EXISTS note_speakers (
           note_id TEXT NOT NULL,                    -- notes.id
           speaker INTEGER NOT NULL,                 -- Transcript.Segment.speaker, from 0
           embedding BLOB NOT NULL,                  -- little-endian Float32 components
@@ -77,7 +77,7 @@ extension NoteStore {
           confirmed INTEGER NOT NULL DEFAULT 0,     -- 1 when the person said who it is
           PRIMARY KEY (note_id, speaker)
         ) WITHOUT ROWID;
-        CREATE INDEX note_speakers_by_voice ON note_speakers (voice_id) WHERE voice_id IS NOT NULL;
+        CREATE INDEX IF NOT EXISTS note_speakers_by_voice ON note_speakers (voice_id) WHERE voice_id IS NOT NULL;
         """)
     },
   ]
