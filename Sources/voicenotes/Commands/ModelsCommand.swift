@@ -44,6 +44,13 @@ struct ModelsCommand: ParsableCommand {
         ? "installed" : weights.isBeingInstalled(in: directory) ? "downloading" : "not installed"
       rows.append(("language", weights.name, status, weights.size, weights.summary, weights.file(in: directory).path))
     }
+    for speakers in SpeakerModel.all {
+      let status =
+        speakers.isInstalled(in: directory)
+        ? "installed" : speakers.isBeingInstalled(in: directory) ? "downloading" : "not installed"
+      rows.append(
+        ("speakers", speakers.name, status, speakers.approximateSize, speakers.summary, speakers.folder(in: directory).path))
+    }
     let servers = try LibraryConfiguration.reading(folder: library)
     if json {
       let serverRows =

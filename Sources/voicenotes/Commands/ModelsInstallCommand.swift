@@ -14,7 +14,7 @@ struct ModelsInstallCommand: ParsableCommand {
       ArgumentSpec(
         name: "name",
         help:
-          "Models to install: \((SpeechModel.all.map(\.name) + LanguageModelWeights.all.map(\.name)).joined(separator: ", ")).",
+          "Models to install: \(ModelsInstallCommand.knownNames.joined(separator: ", ")).",
         isRepeating: true)
     ],
     options: [OutputOptions.quiet],
@@ -24,23 +24,32 @@ struct ModelsInstallCommand: ParsableCommand {
 
   let models: [SpeechModel]
   let languageModels: [LanguageModelWeights]
+  let speakerModels: [SpeakerModel]
   let quiet: Bool
+
+  /// Every name `install` takes: speech, language and speaker models.
+  static var knownNames: [String] {
+    SpeechModel.all.map(\.name) + LanguageModelWeights.all.map(\.name) + SpeakerModel.all.map(\.name)
+  }
 
   init(_ input: ParsedInput) throws(UsageError) {
     var models: [SpeechModel] = []
     var languageModels: [LanguageModelWeights] = []
+    var speakerModels: [SpeakerModel] = []
     for name in input.positionals {
       if let speech = try? SpeechModel.named(name) {
         models.append(speech)
       } else if let weights = try? LanguageModelWeights.named(name) {
         languageModels.append(weights)
+      } else if let speakers = try? SpeakerModel.named(name) {
+        speakerModels.append(speakers)
       } else {
-        let known = SpeechModel.all.map(\.name) + LanguageModelWeights.all.map(\.name)
-        throw input.error("no model is called '\(name)'; choose one of: \(known.joined(separator: ", "))")
+        throw input.error("no model is called '\(name)'; choose one of: \(Self.knownNames.joined(separator: ", "))")
       }
     }
     self.models = models
     self.languageModels = languageModels
+    self.speakerModels = speakerModels
     quiet = input.isSet(OutputOptions.quiet)
   }
 
@@ -59,6 +68,15 @@ struct ModelsInstallCommand: ParsableCommand {
       let started = Date()
       try await weights.install { stage, fraction in progress.update(stage, fraction: fraction) }
       progress.finish(String(format: "%@: installed in %.0f s", weights.name, Date().timeIntervalSince(started)))
+    }
+    for speakers in speakerModels {
+      if speakers.isInstalled() {
+        progress.finish("\(speakers.name): already installed")
+        continue
+      }
+      let started = Date()
+      try speakers.install { stage, fraction in progress.update(stage, fraction: fraction) }
+      progress.finish(String(format: "%@: installed in %.0f s", speakers.name, Date().timeIntervalSince(started)))
     }
   }
 
