@@ -137,6 +137,5 @@ struct SpeakerLabellingTests {
     confirmed[1].isConfirmed = true
     let kept = VoiceMemory.recognise(confirmed, among: [priya, omar])
     #expect(kept.map(\.label) == ["Speaker 1", "Priya", "Speaker 3"])
-    #expect(VoiceMemory.sameSpeakerThreshold > 0 && VoiceMemory.sameSpeakerThreshold < 1)
   }
 }

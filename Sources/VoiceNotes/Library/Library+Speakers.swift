@@ -1,14 +1,39 @@
 import Foundation
 import SpeechRecognition
+import Synchronization
 
 extension Library {
   /// The one place the speaker diarizer is made: what the pipeline asks for when a note reaches
   /// the speakers stage. Nil when the library turns speakers off or the speakers model is not
   /// installed, so the stage is skipped and the note goes on to its analysis.
-  static func speakerDiarizer(_ configuration: LibraryConfiguration) -> @Sendable () -> (any SpeakerDiarizing)? {
+  ///
+  /// The diarizer is loaded when first needed (a model installed while a server runs is used
+  /// from the next note on) and kept for the notes after; a model that is installed but cannot
+  /// be loaded fails the note's stage with the engine's message.
+  static func speakerDiarizer(_ configuration: LibraryConfiguration) -> @Sendable () throws -> (any SpeakerDiarizing)? {
     guard configuration.identifiesSpeakers else { return { nil } }
-    // Integration point: the engine's `SpeakerDiarizer`, once its model is installed.
-    return { nil }
+    let loaded = Mutex<SpeakerDiarizer?>(nil)
+    return {
+      try loaded.withLock { diarizer in
+        if let diarizer { return diarizer }
+        guard SpeakerModel.default.isInstalled() else { return nil }
+        let made = try SpeakerDiarizer()
+        diarizer = made
+        return made
+      }
+    }
+  }
+
+  /// Why notes' speakers are not told apart and what to do; nil when they are.
+  public static func speakersExplanation(_ configuration: LibraryConfiguration) -> String? {
+    guard configuration.identifiesSpeakers else {
+      return "speakers are not told apart: the library's config.json turns them off (\"identifySpeakers\": false)"
+    }
+    guard SpeakerModel.default.isInstalled() else {
+      return "speakers are not told apart: the speakers model is not installed; run "
+        + "`voicenotes models install \(SpeakerModel.default.name)`"
+    }
+    return nil
   }
 
   // MARK: - Named voices

@@ -179,7 +179,16 @@ public actor Library {
         name: weights.name, kind: .language, summary: weights.summary, size: weights.size, state: state,
         isDefault: weights == configuration.languageModel)
     }
-    return speech + language
+    let speakers = SpeakerModel.all.map { model in
+      let state: ModelStatus.State =
+        model.isInstalled(in: directory)
+        ? .installed
+        : (model.isBeingInstalled(in: directory) || installing.contains(model.name)) ? .downloading : .supported
+      return ModelStatus(
+        name: model.name, kind: .speakers, summary: model.summary, size: model.approximateSize, state: state,
+        isDefault: configuration.identifiesSpeakers && model == .default)
+    }
+    return speech + language + speakers
   }
 
   /// Whether the language model can analyse now, and why not.
@@ -460,9 +469,11 @@ public actor Library {
   public func startInstalling(_ name: String) throws {
     let speech = try? SpeechModel.named(name)
     let language = try? LanguageModelWeights.named(name)
-    guard speech != nil || language != nil else {
+    let speakers = try? SpeakerModel.named(name)
+    guard speech != nil || language != nil || speakers != nil else {
       throw LibraryError.unknownModel(
-        name: name, known: SpeechModel.all.map(\.name) + LanguageModelWeights.all.map(\.name))
+        name: name,
+        known: SpeechModel.all.map(\.name) + LanguageModelWeights.all.map(\.name) + SpeakerModel.all.map(\.name))
     }
     guard installing.insert(name).inserted else { return }
     events.publish(.model(name: name, status: .downloading, stage: "starting", fraction: 0))
@@ -473,6 +484,7 @@ public actor Library {
       do {
         if let speech { try await ensureInstalled(speech, progress: report) }
         if let language { try await ensureInstalled(language, progress: report) }
+        if let speakers { try await Task.detached { try speakers.install(progress: report) }.value }
         events.publish(.model(name: name, status: .installed, stage: "installed", fraction: 1))
       } catch {
         let message = FailureText.describe(error)

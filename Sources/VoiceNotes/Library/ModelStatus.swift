@@ -20,6 +20,8 @@ public struct ModelStatus: Sendable, Equatable, Codable {
     case speech
     /// Analyses transcripts.
     case language
+    /// Tells a note's speakers apart and recognises their voices.
+    case speakers
   }
 
   /// The model's name, as the command line and the API spell it.

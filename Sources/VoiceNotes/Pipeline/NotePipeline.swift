@@ -40,7 +40,7 @@ public actor NotePipeline {
   /// Where the speaker diarizer comes from: asked each time a note reaches the
   /// ``ProcessingState/Stage/diarizing`` stage, nil when speakers are not told apart (the
   /// speakers model is not installed, or the library turns it off); the stage is skipped then.
-  public nonisolated let diarizer: @Sendable () -> (any SpeakerDiarizing)?
+  public nonisolated let diarizer: @Sendable () throws -> (any SpeakerDiarizing)?
 
   /// The first transcriber.
   public nonisolated var transcriber: FileTranscriber { transcription.workers[0] }
@@ -60,7 +60,7 @@ public actor NotePipeline {
   /// apart with what `diarizer` gives (nothing by default).
   public init(
     store: NoteStore, transcribers: [FileTranscriber], analyzers: [NoteAnalyzer], concurrentNotes: Int? = nil,
-    diarizer: @escaping @Sendable () -> (any SpeakerDiarizing)? = { nil }
+    diarizer: @escaping @Sendable () throws -> (any SpeakerDiarizing)? = { nil }
   ) {
     self.store = store
     self.diarizer = diarizer
@@ -411,7 +411,7 @@ public actor NotePipeline {
   /// library knows by name; a note of one voice keeps its transcript as it was. Skipped when
   /// there is no diarizer.
   private func diarize(_ note: inout VoiceNote, progress: @escaping @Sendable (Double) -> Void) async throws {
-    guard let transcript = note.transcript, !transcript.segments.isEmpty, let diarizer = diarizer() else {
+    guard let transcript = note.transcript, !transcript.segments.isEmpty, let diarizer = try diarizer() else {
       note.processing.stage = .analyzing
       return
     }

@@ -3,16 +3,11 @@ import SpeechRecognition
 
 /// How a note's speakers are recognised among the library's named voices.
 public enum VoiceMemory {
-  /// The cosine similarity from which two embeddings are taken for the same voice.
-  ///
-  /// The one place the app reads the threshold from.
-  public static let sameSpeakerThreshold: Double = 0.5
-
   /// The named voice each speaker is, by speaker index: the most similar pairs first, each
   /// voice given to at most one speaker of the note and each speaker at most one voice, and only
   /// pairs at least `threshold` alike. A speaker with no voice close enough stays unnamed.
   public static func matches(
-    _ speakers: [NoteSpeaker], voices: [NamedVoice], threshold: Double = sameSpeakerThreshold
+    _ speakers: [NoteSpeaker], voices: [NamedVoice], threshold: Double = SpeakerEmbedding.sameSpeakerThreshold
   ) -> [Int: NamedVoice] {
     var pairs: [(speaker: Int, voice: Int, similarity: Double)] = []
     for speaker in speakers {

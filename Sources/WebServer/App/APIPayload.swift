@@ -184,6 +184,7 @@ enum APIPayload {
     }
     var speech: [Model]
     var language: [Model]
+    var speakers: [Model]
     var defaults: Defaults
   }
 

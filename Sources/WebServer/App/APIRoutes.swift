@@ -314,6 +314,7 @@ struct APIRoutes: Sendable {
     return APIPayload.Models(
       speech: all.filter { $0.kind == .speech }.map(payload),
       language: all.filter { $0.kind == .language }.map(payload),
+      speakers: all.filter { $0.kind == .speakers }.map(payload),
       defaults: .init(
         speech: library.configuration.speechModel.name, language: library.configuration.languageModel.name))
   }

@@ -40,6 +40,9 @@ struct DoctorCommand: ParsableCommand {
       }
       let state = result.isHealthy ? "healthy" : "needs attention"
       print("\(result.notes) notes, \(result.recordings) recordings: \(state)")
+      if let speakers = Library.speakersExplanation(try LibraryOption.configuration(library)) {
+        print("note: \(speakers)")
+      }
     }
     if !result.isHealthy {
       throw CommandFailure(message: "the library needs attention (see above)", alreadyReported: true)
