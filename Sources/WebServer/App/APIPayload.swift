@@ -66,6 +66,7 @@ enum APIPayload {
     var hasCustomTitle: Bool
     var actionItems: [ActionItem]
     @Nullable var transcript: Transcript?
+    var speakers: [Speaker]
     var audioURL: String
 
     init(_ note: VoiceNote, progress: Double?) {
@@ -74,7 +75,9 @@ enum APIPayload {
       people = note.people
       hasCustomTitle = note.hasCustomTitle
       actionItems = note.actionItems.map(ActionItem.init)
-      transcript = note.transcript.map(Transcript.init)
+      let labels = note.speakers.labels
+      transcript = note.transcript.map { Transcript($0, labels: labels) }
+      speakers = note.speakers.map(Speaker.init)
       audioURL = "/api/notes/\(note.id)/audio"
     }
 
@@ -86,12 +89,52 @@ enum APIPayload {
       try container.encode(hasCustomTitle, forKey: .hasCustomTitle)
       try container.encode(actionItems, forKey: .actionItems)
       try container.encode(_transcript, forKey: .transcript)
+      try container.encode(speakers, forKey: .speakers)
       try container.encode(audioURL, forKey: .audioURL)
     }
 
     private enum Keys: String, CodingKey {
-      case summary, people, hasCustomTitle, actionItems, transcript, audioURL
+      case summary, people, hasCustomTitle, actionItems, transcript, speakers, audioURL
     }
+  }
+
+  /// A speaker of a note: its number (from 1), what it reads as, the named voice when known.
+  struct Speaker: Encodable {
+    var number: Int
+    var label: String
+    @Nullable var name: String?
+    var seconds: Double
+    var confirmed: Bool
+
+    init(_ speaker: NoteSpeaker) {
+      number = speaker.number
+      label = speaker.label
+      name = speaker.name
+      seconds = speaker.duration
+      confirmed = speaker.isConfirmed
+    }
+  }
+
+  /// A named voice of the library.
+  struct Voice: Encodable {
+    var id: String
+    var name: String
+    var notes: Int
+    var createdAt: Date
+    var updatedAt: Date
+
+    init(_ voice: NamedVoice) {
+      id = voice.id
+      name = voice.name
+      notes = voice.noteCount
+      createdAt = voice.createdAt
+      updatedAt = voice.updatedAt
+    }
+  }
+
+  /// The library's named voices.
+  struct Voices: Encodable {
+    var speakers: [Voice]
   }
 
   /// A transcript with segment and word times (no confidences: the page does not show them).
@@ -106,18 +149,22 @@ enum APIPayload {
       var end: Double
       var text: String
       var words: [Word]
+      @Nullable var speaker: String?
+      @Nullable var speakerNumber: Int?
     }
     @Nullable var language: String?
     var duration: Double
     var segments: [Segment]
 
-    init(_ transcript: VoiceNotes.Transcript) {
+    init(_ transcript: VoiceNotes.Transcript, labels: [Int: String] = [:]) {
       language = transcript.language
       duration = transcript.duration
       segments = transcript.segments.map { segment in
         Segment(
           start: segment.start, end: segment.end, text: segment.text,
-          words: segment.words.map { Word(text: $0.text, start: $0.start, end: $0.end) })
+          words: segment.words.map { Word(text: $0.text, start: $0.start, end: $0.end) },
+          speaker: segment.speaker.map { labels[$0] ?? NoteSpeaker.defaultLabel(index: $0) },
+          speakerNumber: segment.speaker.map { $0 + 1 })
       }
     }
   }

@@ -68,6 +68,28 @@ struct APIRoutes: Sendable {
       case ["export"]:
         try allow(method, "GET")
         return try await export(id, head.query)
+      case let rest where rest.count == 2 && rest[0] == "speakers":
+        try allow(method, "PUT")
+        guard let number = Int(rest[1]), number >= 1 else {
+          throw Failure(404, "'\(rest[1].prefix(20))' is not a speaker number; use 1 for \"Speaker 1\"")
+        }
+        return try await nameSpeaker(id, number, request)
+      default:
+        throw Failure(404, "no API route \(head.path.prefix(100)); see docs/web-api.md")
+      }
+    case ["speakers"]:
+      try allow(method, "GET")
+      return .json(
+        APIPayload.encode(APIPayload.Voices(speakers: try await library.voices().map(APIPayload.Voice.init))))
+    case let path where path.count >= 2 && path[0] == "speakers":
+      let id = try Self.checkedID(path[1])
+      switch Array(path.dropFirst(2)) {
+      case []:
+        try allow(method, "PATCH", "DELETE")
+        return method == "PATCH" ? try await renameVoice(id, request) : try await forgetVoice(id)
+      case ["merge"]:
+        try allow(method, "POST")
+        return try await mergeVoice(id, request)
       default:
         throw Failure(404, "no API route \(head.path.prefix(100)); see docs/web-api.md")
       }
@@ -228,6 +250,64 @@ struct APIRoutes: Sendable {
         ("Content-Type", format.mimeType),
         ("Content-Disposition", "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"),
       ], body: .data(Data(text.utf8)))
+  }
+
+  // MARK: - Speakers
+
+  private func nameSpeaker(_ id: String, _ number: Int, _ request: HTTPRequest) async throws -> HTTPResponse {
+    struct Body: Decodable {
+      var name: String?
+      enum CodingKeys: CodingKey { case name }
+      /// `name` must be there: a string names the speaker, null unnames it.
+      init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard container.contains(.name) else {
+          throw DecodingError.keyNotFound(CodingKeys.name, .init(codingPath: [], debugDescription: "no name"))
+        }
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+      }
+    }
+    let body: Body = try Self.decode(request, example: #"{"name": "Priya"} (or {"name": null} to unname)"#)
+    let note =
+      if let name = body.name {
+        try await library.nameSpeaker(id, speaker: number, as: name)
+      } else {
+        try await library.unnameSpeaker(id, speaker: number)
+      }
+    return .json(APIPayload.encode(APIPayload.Note(note, progress: library.progress(of: note.id))))
+  }
+
+  /// The named voice with this identifier.
+  private func voice(_ id: String) async throws -> NamedVoice {
+    guard let voice = try await library.voices().first(where: { $0.id == id }) else {
+      throw Failure(404, "no named speaker has the id \(id.prefix(36)); GET /api/speakers lists them")
+    }
+    return voice
+  }
+
+  private func renameVoice(_ id: String, _ request: HTTPRequest) async throws -> HTTPResponse {
+    struct Body: Decodable { var name: String }
+    let body: Body = try Self.decode(request, example: #"{"name": "Priya"}"#)
+    let renamed = try await library.renameVoice(try await voice(id).name, to: body.name)
+    return .json(APIPayload.encode(APIPayload.Voice(renamed)))
+  }
+
+  private func mergeVoice(_ id: String, _ request: HTTPRequest) async throws -> HTTPResponse {
+    struct Body: Decodable { var into: String }
+    let body: Body = try Self.decode(request, example: #"{"into": "<the id of the speaker to keep>"}"#)
+    let source = try await voice(id)
+    let target = try await voice(try Self.checkedID(body.into))
+    let merged = try await library.mergeVoice(source.name, into: target.name)
+    return .json(APIPayload.encode(APIPayload.Voice(merged)))
+  }
+
+  private func forgetVoice(_ id: String) async throws -> HTTPResponse {
+    let (voice, notes) = try await library.forgetVoice(try await voice(id).name)
+    struct Forgotten: Encodable {
+      var forgotten: String
+      var notes: Int
+    }
+    return .json(APIPayload.encode(Forgotten(forgotten: voice.id, notes: notes)))
   }
 
   private func importUpload(_ request: HTTPRequest) async throws -> HTTPResponse {
