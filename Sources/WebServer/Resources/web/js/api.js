@@ -84,6 +84,20 @@ export const exportURL = (noteID, format) => `/api/notes/${id(noteID)}/export${q
 
 export const restoreSamples = () => request('POST', '/api/samples/restore');
 
+// Speakers
+
+/** Names speaker `number` (from 1) of a note; a null name unnames it. Returns the note. */
+export const nameSpeaker = (noteID, number, name) =>
+  request('PUT', `/api/notes/${id(noteID)}/speakers/${id(String(number))}`, { json: { name } });
+
+export const listSpeakers = () => request('GET', '/api/speakers');
+
+export const renameSpeaker = (voiceID, name) => request('PATCH', `/api/speakers/${id(voiceID)}`, { json: { name } });
+
+export const mergeSpeaker = (voiceID, into) => request('POST', `/api/speakers/${id(voiceID)}/merge`, { json: { into } });
+
+export const forgetSpeaker = (voiceID) => request('DELETE', `/api/speakers/${id(voiceID)}`);
+
 // Search and action items
 
 export const search = (q, scope = 'all', { signal, limit = 20 } = {}) =>

@@ -11,6 +11,7 @@ import { createNoteScreen } from './note.js';
 import { createSearch } from './search.js';
 import { createTasksScreen } from './tasks.js';
 import { createModelsScreen } from './models.js';
+import { createSpeakersScreen } from './speakers.js';
 
 const store = createAppStore();
 const events = api.createEventStream();
@@ -39,6 +40,7 @@ const screens = {
   search: { screen: search.screen, title: 'Search' },
   tasks: { screen: createTasksScreen({ api, events, toast }), title: 'Action items' },
   models: { screen: createModelsScreen({ api, events, store, toast, refreshStatus }), title: 'Models' },
+  speakers: { screen: createSpeakersScreen({ api, events, toast }), title: 'Speakers' },
   notFound: {
     screen: { mount: (container) => shell.renderNotFound(container), unmount() {} },
     title: 'Not found',

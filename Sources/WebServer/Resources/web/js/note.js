@@ -129,7 +129,30 @@ function createNoteView(container, handlers) {
   on(deleteButton, 'click', () => handlers.delete());
   delegate(tasks, '[data-testid="task-checkbox"]', 'change', (event, box) => handlers.toggleTask(box.dataset.id, box.checked));
   delegate(transcript, '[data-testid="segment"]', 'click', (event, segment) => {
+    if (event.target.closest('.segment-speaker, .speaker-form')) return;
     handlers.seek(Number(segment.dataset.start), true);
+  });
+  // A speaker's label is a button: clicking it asks who that is, in place.
+  delegate(transcript, '[data-testid="segment-speaker"]', 'click', (event, button) => {
+    const number = Number(button.dataset.number);
+    const input = el('input', {
+      type: 'text', class: 'speaker-name-input', 'data-testid': 'speaker-name-input', maxlength: '80',
+      value: button.dataset.named === 'true' ? button.textContent : '', placeholder: 'Who is this?',
+      'aria-label': `Name ${button.textContent}`,
+    });
+    const form = el('form', { class: 'speaker-form' }, input);
+    on(form, 'submit', (submit) => {
+      submit.preventDefault();
+      handlers.nameSpeaker(number, input.value.trim());
+    });
+    on(input, 'keydown', (key) => {
+      if (key.key === 'Escape') {
+        key.preventDefault();
+        form.replaceWith(button);
+      }
+    });
+    button.replaceWith(form);
+    input.focus();
   });
 
   on(audio, 'timeupdate', () => handlers.timeUpdate(audio.currentTime));
@@ -287,7 +310,16 @@ function createNoteView(container, handlers) {
           class: 'segment', 'data-testid': 'segment', 'data-start': String(segment.start), 'data-end': String(segment.end),
         },
         el('button', { type: 'button', class: 'segment-time', 'aria-label': `Play from ${formatDuration(segment.start)}` }, formatDuration(segment.start)),
-        el('p', { class: 'segment-text' }, (segment.text || '').trim())));
+        el('p', { class: 'segment-text' },
+          segment.speaker
+            ? el('button', {
+              type: 'button', class: 'segment-speaker', 'data-testid': 'segment-speaker',
+              'data-number': String(segment.speakerNumber), 'data-named': String(!/^Speaker \d+$/.test(segment.speaker)),
+              title: 'Click to say who this is',
+            }, segment.speaker)
+            : null,
+          segment.speaker ? ' ' : null,
+          (segment.text || '').trim())));
       replace(transcript, ...segmentNodes);
       if (data.language) transcript.lang = data.language;
     },
@@ -483,6 +515,26 @@ export function createNoteScreen({ api, events, toast, navigate, setTitle }) {
         note.title = before;
         view.setTitle(before);
         toast(`The title wasn’t saved: ${error.message}`, { tone: 'error' });
+      }
+    },
+
+    async nameSpeaker(number, name) {
+      if (!note) return;
+      const speaker = (note.speakers || []).find((s) => s.number === number);
+      const unnaming = name.length === 0;
+      if (unnaming && !(speaker && speaker.name)) {
+        transcriptKey = null;
+        show(note);
+        return;
+      }
+      try {
+        const saved = await api.nameSpeaker(note.id, number, unnaming ? null : name);
+        if (!note) return;
+        transcriptKey = null;
+        show(saved);
+        toast(unnaming ? `Speaker ${number} is nobody named now.` : `Speaker ${number} is ${name}; the voice is remembered.`);
+      } catch (error) {
+        toast(`The speaker wasn’t named: ${error.message}`, { tone: 'error' });
       }
     },
 
