@@ -293,6 +293,9 @@ class Run:
 
     def scenario(self, name: str, body: Callable[[], None], needs: Callable[[], bool] | None = None,
                  why: str = "") -> bool:
+        only = getattr(self.args, "only", None)
+        if only and only not in name and name != "server and browser start":
+            return False
         start = time.monotonic()
         if needs is not None and not needs():
             self.failed += 1
@@ -1060,6 +1063,97 @@ def model_unavailable(r: "Run") -> None:
         server.stop(grace=10)
 
 
+def conversation_wav(path: Path) -> None:
+    """A LibriVox reader, Kennedy, the reader again: two real people, 0.7 s of faint noise
+    between them, each clip scaled to one loudness (one microphone, one room)."""
+    import array
+    import math
+    import random
+    clips = [LIBRIVOX / "sense_and_sensibility_01_austen_64kb-0870.wav", JFK,
+             LIBRIVOX / "sense_and_sensibility_01_austen_64kb-0890.wav"]
+    rng = random.Random(7)
+    out = array.array("h")
+
+    def pause() -> None:
+        out.extend(int(rng.uniform(-65, 65)) for _ in range(11200))
+
+    pause()
+    for clip in clips:
+        with wave.open(str(clip)) as w:
+            if w.getframerate() != 16000 or w.getnchannels() != 1 or w.getsampwidth() != 2:
+                raise Failure(f"{clip} is not 16 kHz mono 16-bit")
+            samples = array.array("h", w.readframes(w.getnframes()))
+        rms = math.sqrt(sum(x * x for x in samples) / max(len(samples), 1)) or 1.0
+        scale = 1638.0 / rms  # 0.05 of full scale
+        out.extend(max(-32768, min(32767, int(x * scale))) for x in samples)
+        pause()
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(out.tobytes())
+
+
+def speakers(r: "Run") -> None:
+    """A conversation of two people is labelled "Speaker 1" / "Speaker 2" on the transcript;
+    clicking a label names that speaker; the Speakers screen renames and forgets the voice.
+    Its own library with the language model off, so only transcription and speakers run."""
+    library = r.tmp / "speakers"
+    server = Server(r.program, library, ARTIFACTS / "server-speakers.log", r.server_args,
+                    env_extra={"VOICENOTES_LANGUAGE_MODEL": "off"})
+    try:
+        wav = r.tmp / "conversation.wav"
+        conversation_wav(wav)
+        code, created, _ = server.api.request("POST", "/api/imports?name=conversation.wav", body=wav.read_bytes(),
+                                              headers={"Content-Type": "audio/wav"})
+        expect(code == 201, f"import answered {code}: {created!r}"[:300])
+
+        def labelled():
+            n = server.api.note(created["id"])
+            if n["state"] == "failed":
+                raise Failure(f"the note failed: {n.get('error')}")
+            return n if n["state"] == "analysing" and n.get("transcript") else None
+
+        note = wait_until(labelled, timeout=PROCESSING_S, interval=1.0, what="the note to be transcribed and labelled")
+        expect(len(note["speakers"]) == 2, f"speakers: {note['speakers']}")
+        kennedy = [seg for seg in note["transcript"]["segments"] if "americans" in seg["text"].lower()]
+        expect(kennedy and all(seg["speaker"] == "Speaker 2" for seg in kennedy), f"Kennedy's segments: {kennedy}")
+
+        r.b.get(server.url + f"#/notes/{note['id']}")
+        labels = r.b.wait_until(lambda: rendered(r.b, tid("segment-speaker")), timeout=UI_S,
+                                what="speaker labels on the transcript")
+        texts = [label.text for label in labels]
+        expect(texts[0] == "Speaker 1" and "Speaker 2" in texts, f"labels: {texts}")
+        r.shot("note-speakers.png")
+        r.b.find(tid("segment-speaker", '[data-number="2"]')).click()
+        field = r.b.wait_until(lambda: rendered(r.b, tid("speaker-name-input")), timeout=UI_S,
+                               what="the speaker's name field")[0]
+        field.send_keys("John Kennedy" + ENTER)
+        r.b.wait_until(lambda: "John Kennedy" in [e.text for e in rendered(r.b, tid("segment-speaker"))],
+                       timeout=UI_S, what="the name on Speaker 2's segments")
+        named = server.api.note(note["id"])
+        expect([s.get("name") for s in named["speakers"]] == [None, "John Kennedy"], f"speakers: {named['speakers']}")
+
+        r.b.get(server.url + "#/speakers")
+        r.b.wait_until(lambda: [e.text for e in rendered(r.b, tid("speaker-name"))] == ["John Kennedy"],
+                       timeout=UI_S, what="the named speaker on the Speakers screen")
+        rename = r.b.find(tid("speaker-rename-input"))
+        rename.clear()
+        rename.send_keys("JFK")
+        r.b.find(tid("speaker-rename")).click()
+        r.b.wait_until(lambda: [e.text for e in rendered(r.b, tid("speaker-name"))] == ["JFK"],
+                       timeout=UI_S, what="the new name")
+        r.shot("speakers.png")
+        r.b.find(tid("speaker-forget")).click()
+        r.b.find(tid("speaker-forget")).click()  # "Really forget?"
+        r.b.wait_until(lambda: not rendered(r.b, tid("speaker-item")), timeout=UI_S, what="the voice to be forgotten")
+        expect(server.api.get("/api/speakers")["speakers"] == [], "the voice is still listed")
+        forgotten = server.api.note(note["id"])
+        expect([s.get("name") for s in forgotten["speakers"]] == [None, None], f"speakers: {forgotten['speakers']}")
+    finally:
+        server.stop(grace=10)
+
+
 def cli_changes_appear(r: "Run") -> None:
     """While the page is open, a rename made with the command line on the same library shows in
     the list without a reload (the server watches the database for other processes' commits)."""
@@ -1103,6 +1197,8 @@ def main() -> int:
                     help="the voicenotes binary (default .build/debug/voicenotes)")
     ap.add_argument("--language-model", default="qwen-0.5b", help="the server's language model (default qwen-0.5b)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary library and fixtures")
+    ap.add_argument("--only", metavar="TEXT",
+                    help="run only the scenarios whose names contain TEXT (after the server and browser start)")
     args = ap.parse_args()
     if not os.access(args.program, os.X_OK):
         print(f"FAIL setup: {args.program} is not an executable (build it first)")
@@ -1137,6 +1233,7 @@ def main() -> int:
         r.scenario("dark mode", r.dark_mode)
         r.scenario("server killed while recording", r.kill_while_recording)
         r.scenario("language model unavailable: banner, note transcribed and waiting", lambda: model_unavailable(r))
+        r.scenario("speakers: labelled, named on the transcript, renamed and forgotten", lambda: speakers(r))
     finally:
         r.finish()
     info(f"{time.monotonic() - began:.0f} s in all; screenshots in {ARTIFACTS}")
