@@ -2,6 +2,7 @@ import AudioIO
 import Foundation
 import TestSupport
 import Testing
+import VoiceNotes
 
 /// `voicenotes speakers` end to end with the real engines: conversations of real people joined at
 /// test time (a LibriVox reader, John F. Kennedy, the pocketsphinx "cards" reader), transcribed,
@@ -53,6 +54,27 @@ struct SpeakersCommandTests {
       note["speakers"] as? [[String: Any]] ?? [],
       segments.map { ($0["speaker"] as? String ?? "", $0["text"] as? String ?? "") }
     )
+  }
+
+  @Test(
+    "without the speakers model, doctor says how to install it; `speakers list` on a new library says how to name one")
+  func missingModel() throws {
+    let folder = Fixtures.temporaryFolder("speakers-doctor")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let library = folder.appendingPathComponent("library")
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("no-models"), withIntermediateDirectories: true)
+    _ = try NoteStore(library: library)
+    let listed = try voicenotes(["speakers", "list"], library: library)
+    #expect(listed.status == 0 && listed.standardOutput.isEmpty, "\(listed.standardError)")
+    #expect(listed.standardError.contains("voicenotes speakers name"), "\(listed.standardError)")
+    let doctor = try Program.run(
+      [Fixtures.program.path, "doctor", "--library", library.path],
+      environment: ["VOICENOTES_MODELS": folder.appendingPathComponent("no-models").path])
+    #expect(doctor.status == 0, "\(doctor.standardError)")
+    #expect(doctor.standardOutput.contains("`voicenotes models install speakers`"), "\(doctor.standardOutput)")
+    let installed = try voicenotes(["doctor"], library: library)
+    #expect(!installed.standardOutput.contains("speakers"), "\(installed.standardOutput)")
   }
 
   @Test("two voices are labelled; a reader named in one note is recognised in another, the others are not")
