@@ -37,7 +37,9 @@ struct NotePipelineTests {
       progress.range(of: #"analysing[^\n]*: [1-9][0-9]* tokens, [0-9.]+ s"#, options: .regularExpression) != nil,
       "\(progress)")
     #expect(
-      progress.range(of: #"\(transcribed in [0-9.]+ s, analysed in [0-9.]+ s\)"#, options: .regularExpression) != nil,
+      progress.range(
+        of: #"\(transcribed in [0-9.]+ s, (speakers told apart in [0-9.]+ s, )?analysed in [0-9.]+ s\)"#,
+        options: .regularExpression) != nil,
       "\(progress)")
     let note = try noteJSON(id, library: library)
     let people = note["people"] as? [String] ?? []

@@ -200,14 +200,19 @@ public actor NotePipeline {
       let reportAnalysis: @Sendable (NoteAnalyzer.Progress) -> Void = { [id = note.id, title = note.title] update in
         progress(Progress(noteID: id, title: title, stage: stage, fraction: update.fraction, tokens: update.tokens))
       }
-      report(0)
       do {
-        switch stage {
-        case .recording: try finishInterruptedRecording(&note)
-        case .transcribing: try await transcribe(&note, progress: report)
-        case .diarizing: try await diarize(&note, progress: report)
-        case .analyzing: try await analyze(&note, progress: reportAnalysis)
-        case .done: break
+        if stage == .diarizing, try !willDiarize(note) {
+          // Nothing to tell apart, or no speakers model: the stage is skipped, unreported.
+          note.processing.stage = .analyzing
+        } else {
+          report(0)
+          switch stage {
+          case .recording: try finishInterruptedRecording(&note)
+          case .transcribing: try await transcribe(&note, progress: report)
+          case .diarizing: try await diarize(&note, progress: report)
+          case .analyzing: try await analyze(&note, progress: reportAnalysis)
+          case .done: break
+          }
         }
         note.processing.lastError = nil
       } catch {
@@ -405,6 +410,12 @@ public actor NotePipeline {
       note.transcript = Transcript(duration: note.duration, segments: [])
       note.processing.stage = .done
     }
+  }
+
+  /// Whether the speakers stage has work for `note`: a transcript with words, and a diarizer.
+  private func willDiarize(_ note: VoiceNote) throws -> Bool {
+    guard let transcript = note.transcript, !transcript.segments.isEmpty else { return false }
+    return try diarizer() != nil
   }
 
   /// Tells the note's speakers apart and labels its segments with them, recognising voices the
