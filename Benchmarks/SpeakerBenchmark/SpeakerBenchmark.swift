@@ -38,9 +38,11 @@ struct SpeakerBenchmark {
         let clock = ContinuousClock()
         var diarization: SpeakerDiarization?
         diarizeTimes.append(
-          Self.seconds(try await clock.measure { diarization = try await diarizer.diarize(contentsOf: conversation.file) }))
+          Self.seconds(
+            try await clock.measure { diarization = try await diarizer.diarize(contentsOf: conversation.file) }))
         result = diarization
-        transcribeTimes.append(Self.seconds(try await clock.measure { _ = try await transcriber.transcribe(conversation.file) }))
+        transcribeTimes.append(
+          Self.seconds(try await clock.measure { _ = try await transcriber.transcribe(conversation.file) }))
       }
       guard let result else { continue }
       let der = DiarizationErrorRate(reference: conversation.reference, hypothesis: result.turns)
@@ -89,7 +91,10 @@ struct SpeakerBenchmark {
       ("real, 2 speakers", [(0, try librivox("0870")), (1, jfk), (0, try librivox("0890"))]),
       (
         "real, 2 speakers, short turns",
-        [(0, try cards("005")), (1, try librivox("0920")), (0, try cards("002")), (1, try librivox("0930")), (0, try cards("003"))]
+        [
+          (0, try cards("005")), (1, try librivox("0920")), (0, try cards("002")), (1, try librivox("0930")),
+          (0, try cards("003")),
+        ]
       ),
       (
         "real, 3 speakers",
@@ -124,7 +129,9 @@ struct SpeakerBenchmark {
     }
   }
 
-  static func read(_ url: URL) throws -> [Float] { try AudioFile(forReading: url).read(format: .speechAnalysis).samples }
+  static func read(_ url: URL) throws -> [Float] {
+    try AudioFile(forReading: url).read(format: .speechAnalysis).samples
+  }
 
   static func energies(_ samples: [Float]) -> [Float] {
     let frame = Int(0.02 * rate)
@@ -142,7 +149,8 @@ struct SpeakerBenchmark {
   static func trimmed(_ samples: [Float]) -> [Float] {
     let values = energies(samples)
     let threshold = level(values)
-    guard let first = values.firstIndex(where: { $0 > threshold }), let last = values.lastIndex(where: { $0 > threshold })
+    guard let first = values.firstIndex(where: { $0 > threshold }),
+      let last = values.lastIndex(where: { $0 > threshold })
     else { return samples }
     let frame = Int(0.02 * rate)
     return Array(samples[(first * frame)..<min(samples.count, (last + 1) * frame)])

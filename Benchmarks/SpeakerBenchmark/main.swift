@@ -6,9 +6,10 @@
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let runs = arguments.firstIndex(of: "--runs").flatMap { index in
-  index + 1 < arguments.count ? Int(arguments[index + 1]) : nil
-} ?? 3
+let runs =
+  arguments.firstIndex(of: "--runs").flatMap { index in
+    index + 1 < arguments.count ? Int(arguments[index + 1]) : nil
+  } ?? 3
 do {
   try await SpeakerBenchmark(runs: max(runs, 1)).run()
 } catch {

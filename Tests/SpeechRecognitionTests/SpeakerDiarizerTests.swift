@@ -44,7 +44,8 @@ struct SpeakerDiarizerTests {
     let result = try await diarized(conversation)
     let der = DiarizationErrorRate(reference: conversation.reference, hypothesis: result.turns)
     print(
-      String(format: "%@ (%.1f s, %d speakers): found %d, DER %@", conversation.name, conversation.duration,
+      String(
+        format: "%@ (%.1f s, %d speakers): found %d, DER %@", conversation.name, conversation.duration,
         conversation.speakerCount, result.speakerCount, der.description))
     return (result, der)
   }
@@ -95,10 +96,22 @@ struct SpeakerDiarizerTests {
     SpeakerConversation(
       "espeak-ng, 2 voices",
       [
-        .init(speaker: 0, samples: try SpeakerConversation.speak("Good morning, shall we go through the budget for next year before lunch?", SyntheticVoices.high)),
-        .init(speaker: 1, samples: try SpeakerConversation.speak("Yes, I printed the numbers, and the travel costs went up by almost a third.", SyntheticVoices.low)),
-        .init(speaker: 0, samples: try SpeakerConversation.speak("Then we should ask the team to book their trains much earlier.", SyntheticVoices.high)),
-        .init(speaker: 1, samples: try SpeakerConversation.speak("I will write to them this afternoon and copy you in.", SyntheticVoices.low)),
+        .init(
+          speaker: 0,
+          samples: try SpeakerConversation.speak(
+            "Good morning, shall we go through the budget for next year before lunch?", SyntheticVoices.high)),
+        .init(
+          speaker: 1,
+          samples: try SpeakerConversation.speak(
+            "Yes, I printed the numbers, and the travel costs went up by almost a third.", SyntheticVoices.low)),
+        .init(
+          speaker: 0,
+          samples: try SpeakerConversation.speak(
+            "Then we should ask the team to book their trains much earlier.", SyntheticVoices.high)),
+        .init(
+          speaker: 1,
+          samples: try SpeakerConversation.speak(
+            "I will write to them this afternoon and copy you in.", SyntheticVoices.low)),
       ])
   }
 
@@ -106,12 +119,30 @@ struct SpeakerDiarizerTests {
     SpeakerConversation(
       "espeak-ng, 3 voices",
       [
-        .init(speaker: 0, samples: try SpeakerConversation.speak("Welcome everyone, today we plan the garden for the spring.", SyntheticVoices.high)),
-        .init(speaker: 1, samples: try SpeakerConversation.speak("I would like tomatoes along the southern wall where the sun is strongest.", SyntheticVoices.low)),
-        .init(speaker: 2, samples: try SpeakerConversation.speak("And I can build two raised beds for the herbs and the lettuce.", SyntheticVoices.fast)),
-        .init(speaker: 0, samples: try SpeakerConversation.speak("Good, who will water everything while we are away in August?", SyntheticVoices.high)),
-        .init(speaker: 1, samples: try SpeakerConversation.speak("My neighbour offered to do it if we share the harvest.", SyntheticVoices.low)),
-        .init(speaker: 2, samples: try SpeakerConversation.speak("That sounds fair to me, let us ask her on Sunday.", SyntheticVoices.fast)),
+        .init(
+          speaker: 0,
+          samples: try SpeakerConversation.speak(
+            "Welcome everyone, today we plan the garden for the spring.", SyntheticVoices.high)),
+        .init(
+          speaker: 1,
+          samples: try SpeakerConversation.speak(
+            "I would like tomatoes along the southern wall where the sun is strongest.", SyntheticVoices.low)),
+        .init(
+          speaker: 2,
+          samples: try SpeakerConversation.speak(
+            "And I can build two raised beds for the herbs and the lettuce.", SyntheticVoices.fast)),
+        .init(
+          speaker: 0,
+          samples: try SpeakerConversation.speak(
+            "Good, who will water everything while we are away in August?", SyntheticVoices.high)),
+        .init(
+          speaker: 1,
+          samples: try SpeakerConversation.speak(
+            "My neighbour offered to do it if we share the harvest.", SyntheticVoices.low)),
+        .init(
+          speaker: 2,
+          samples: try SpeakerConversation.speak(
+            "That sounds fair to me, let us ask her on Sunday.", SyntheticVoices.fast)),
       ])
   }
 
@@ -199,7 +230,8 @@ struct SpeakerDiarizerTests {
       let best = scores.indices.max { scores[$0] < scores[$1] }!
       #expect(der.mapping[best] == other.speaker, "scores \(scores)")
       #expect(scores[best] >= threshold, "scores \(scores)")
-      #expect(scores.enumerated().filter { $0.offset != best }.allSatisfy { $0.element < threshold }, "scores \(scores)")
+      #expect(
+        scores.enumerated().filter { $0.offset != best }.allSatisfy { $0.element < threshold }, "scores \(scores)")
     }
     // Kennedy is not in this conversation: no speaker of it is taken for him.
     let twoOthers = try await diarized(try Self.realTwoShortTurns())
@@ -217,7 +249,8 @@ struct SpeakerDiarizerTests {
     var embeddings: [(voice: Int, embedding: SpeakerEmbedding)] = []
     for (voice, arguments) in [SyntheticVoices.high, SyntheticVoices.low, SyntheticVoices.fast].enumerated() {
       for sentence in sentences {
-        embeddings.append((voice, try await diarizer().embedding(of: try SpeakerConversation.speak(sentence, arguments))))
+        embeddings.append(
+          (voice, try await diarizer().embedding(of: try SpeakerConversation.speak(sentence, arguments))))
       }
     }
     for (left, a) in embeddings.enumerated() {
@@ -243,10 +276,14 @@ struct SpeakerDiarizerTests {
   func missingModel() throws {
     let folder = Fixtures.temporaryFolder("no-models")
     defer { try? FileManager.default.removeItem(at: folder) }
-    #expect(throws: SpeakerDiarizationError.modelNotInstalled(model: "speakers", folder: folder.appendingPathComponent("speakers").path)) {
+    #expect(
+      throws: SpeakerDiarizationError.modelNotInstalled(
+        model: "speakers", folder: folder.appendingPathComponent("speakers").path)
+    ) {
       _ = try SpeakerDiarizer(directory: ModelDirectory(url: folder))
     }
-    let message = SpeakerDiarizationError.modelNotInstalled(model: "speakers", folder: "/x/speakers").errorDescription ?? ""
+    let message =
+      SpeakerDiarizationError.modelNotInstalled(model: "speakers", folder: "/x/speakers").errorDescription ?? ""
     #expect(message.contains("/x/speakers") && message.contains("not installed"))
   }
 }

@@ -1,5 +1,6 @@
 import SpeechRecognition
 import Testing
+
 @testable import VoiceNotes
 
 /// DiarizationErrorRate on hand-made turns: each part of the error, the collar and the mapping.

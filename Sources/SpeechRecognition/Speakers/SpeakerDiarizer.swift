@@ -151,7 +151,9 @@ public final class SpeakerDiarizer: SpeakerDiarizing {
       if let best = votes[turns[index].speaker]?.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) {
         return best.key
       }
-      let nearest = embedded.min { abs(turns[$0].start - turns[index].start) < abs(turns[$1].start - turns[index].start) }
+      let nearest = embedded.min {
+        abs(turns[$0].start - turns[index].start) < abs(turns[$1].start - turns[index].start)
+      }
       return nearest.flatMap { label[$0] } ?? 0
     }
   }

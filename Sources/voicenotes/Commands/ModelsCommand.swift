@@ -49,7 +49,10 @@ struct ModelsCommand: ParsableCommand {
         speakers.isInstalled(in: directory)
         ? "installed" : speakers.isBeingInstalled(in: directory) ? "downloading" : "not installed"
       rows.append(
-        ("speakers", speakers.name, status, speakers.approximateSize, speakers.summary, speakers.folder(in: directory).path))
+        (
+          "speakers", speakers.name, status, speakers.approximateSize, speakers.summary,
+          speakers.folder(in: directory).path
+        ))
     }
     let servers = try LibraryConfiguration.reading(folder: library)
     if json {
