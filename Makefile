@@ -74,7 +74,7 @@ torture: engines
 ## bench: transcription side by side with whisper.cpp's CLI and faster-whisper, the language
 ## model side by side with llama.cpp's own tools, live transcription side by side with
 ## whisper.cpp's whisper-stream, custom language models (commands, vocabulary) with and
-## without, then the app (search at 100,000 notes, the
+## without, speaker diarization (DER, seconds per minute, cost over transcription), then the app (search at 100,000 notes, the
 ## pipeline's seconds per minute of audio with each language model), then the web app over HTTP
 ## at 100,000 notes (page load, search as you type, the notes list), then importing 20 recordings
 ## with the local engines against one and two llama-servers (notes per hour)
@@ -86,6 +86,8 @@ bench: deps servers
 	python3 Benchmarks/live/bench.py
 	swift build -c release --product CustomModelBenchmark
 	.build/release/CustomModelBenchmark
+	swift build -c release --product SpeakerBenchmark
+	.build/release/SpeakerBenchmark --runs 3
 	swift build -c release --product AppBenchmark
 	.build/release/AppBenchmark search
 	.build/release/AppBenchmark pipeline --models qwen-1.5b,qwen-0.5b

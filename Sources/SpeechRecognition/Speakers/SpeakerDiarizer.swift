@@ -32,6 +32,8 @@ public final class SpeakerDiarizer: SpeakerDiarizing {
   /// Turns shorter than this many seconds get no embedding of their own; they take the speaker
   /// of the window-level cluster they were in.
   static let shortestEmbeddedTurn = 0.8
+  /// The least audio, in seconds, ``embedding(of:)`` takes: CAM++ needs a few syllables.
+  public static let shortestEmbeddedAudio = 0.5
   /// At most this many seconds of a speaker's turns go into the speaker's pooled embedding.
   static let longestPooledSpeech = 120.0
 
@@ -115,8 +117,9 @@ public final class SpeakerDiarizer: SpeakerDiarizing {
 
   /// The voice embedding of `samples` (16 kHz mono), for comparing a voice with remembered ones.
   public func embedding(of samples: [Float]) async throws -> SpeakerEmbedding {
-    guard let vector = await engine.embedding(of: samples) else {
-      throw SpeakerDiarizationError.audioTooShort(seconds: Double(samples.count) / AudioFormat.speechAnalysis.sampleRate)
+    let seconds = Double(samples.count) / AudioFormat.speechAnalysis.sampleRate
+    guard seconds >= Self.shortestEmbeddedAudio, let vector = await engine.embedding(of: samples) else {
+      throw SpeakerDiarizationError.audioTooShort(seconds: seconds)
     }
     return SpeakerEmbedding(values: vector)
   }
@@ -148,7 +151,9 @@ public final class SpeakerDiarizer: SpeakerDiarizing {
       if let best = votes[turns[index].speaker]?.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) {
         return best.key
       }
-      let nearest = embedded.min { abs(turns[$0].start - turns[index].start) < abs(turns[$1].start - turns[index].start) }
+      let nearest = embedded.min {
+        abs(turns[$0].start - turns[index].start) < abs(turns[$1].start - turns[index].start)
+      }
       return nearest.flatMap { label[$0] } ?? 0
     }
   }
