@@ -193,6 +193,9 @@ struct AnalysisBenchmark {
       let (_, seconds) = try await Statistics.time { try await analyzer.analyze(note) }
       let replies = backend.replies.withLock { $0 }
       let timings = replies.compactMap(\.timing)
+      if ProcessInfo.processInfo.arguments.contains("--show-output") {
+        for reply in replies { FileHandle.standardError.write(Data((reply.text + "\n").utf8)) }
+      }
       let sample = Sample(
         mode: mode, length: length, position: position, seconds: seconds,
         promptTokens: replies.map(\.promptTokens).reduce(0, +),

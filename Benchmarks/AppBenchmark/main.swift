@@ -54,7 +54,7 @@ do {
     let notes = URL(fileURLWithPath: option("--notes") ?? "../shared/eval/analysis-dev.jsonl")
     try await AnalysisBenchmark(models: models, runs: runs, notesFile: notes).run()
   case "analysis-child":
-    guard arguments.count == 5 else { fail("usage: AppBenchmark analysis-child MODEL MODE LENGTH NOTES.json") }
+    guard arguments.count >= 5 else { fail("usage: AppBenchmark analysis-child MODEL MODE LENGTH NOTES.json") }
     try await AnalysisBenchmark.child(
       model: arguments[1], mode: arguments[2], length: arguments[3], notesPath: arguments[4])
   default:
