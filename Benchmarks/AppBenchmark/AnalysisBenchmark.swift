@@ -19,6 +19,8 @@ struct AnalysisBenchmark {
   let models: [String]
   let runs: Int
   let notesFile: URL
+  /// `1min`, `5min` or both.
+  var lengths = ["1min", "5min"]
 
   /// One analysed note, as a child reports it.
   struct Sample: Codable {
@@ -53,7 +55,7 @@ struct AnalysisBenchmark {
       defer { try? FileManager.default.removeItem(at: states) }
       var samples: [Sample] = []
       for round in 0..<runs {
-        for length in ["1min", "5min"] {
+        for length in lengths {
           let pair = notes[length]!
           let first = pair[round % pair.count]
           let second = pair[(round + 1) % pair.count]
@@ -81,7 +83,7 @@ struct AnalysisBenchmark {
     print("")
     print("analysis, \(name): seconds per note (medians of \(runs) runs), before / after, ratio after/before")
     print("transcript   first note, fresh process        fresh process, state file     later notes, same process")
-    for length in ["1min", "5min"] {
+    for length in lengths {
       let coldBefore = median(length, "before", position: 0)
       let coldAfter = median(length, "after-cold", position: 0)
       let fileAfter = median(length, "after-file", position: 0)
@@ -98,7 +100,7 @@ struct AnalysisBenchmark {
     print("where the time goes (medians per note; prompt tokens evaluated of all, prompt s, generated tokens,")
     print("forward pass / sampler / grammar ms per generated token, tokens the grammar rejected):")
     for mode in ["before", "after-cold", "after-file"] {
-      for length in ["1min", "5min"] {
+      for length in lengths {
         for position in [0, 1] {
           let group = samples.filter { $0.mode == mode && $0.length == length && $0.position == position }
           guard !group.isEmpty else { continue }

@@ -4,7 +4,7 @@
 //   AppBenchmark search [--notes N] [--rounds R]
 //   AppBenchmark pipeline [--models qwen-1.5b,qwen-0.5b] [--runs R] [FILE...]
 //   AppBenchmark library [FOLDER] [--notes N]   (makes a generated library, prints its path; for the web benchmark)
-//   AppBenchmark analysis [--models qwen-1.5b] [--runs R] [--notes FILE.jsonl]   (seconds per note, before/after)
+//   AppBenchmark analysis [--models qwen-1.5b] [--runs R] [--notes FILE.jsonl] [--lengths 1min,5min]   (seconds per note, before/after)
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -52,7 +52,9 @@ do {
     let models = (option("--models") ?? "qwen-1.5b").split(separator: ",").map(String.init)
     let runs = Int(option("--runs") ?? "") ?? 3
     let notes = URL(fileURLWithPath: option("--notes") ?? "../shared/eval/analysis-dev.jsonl")
-    try await AnalysisBenchmark(models: models, runs: runs, notesFile: notes).run()
+    var benchmark = AnalysisBenchmark(models: models, runs: runs, notesFile: notes)
+    if let lengths = option("--lengths") { benchmark.lengths = lengths.split(separator: ",").map(String.init) }
+    try await benchmark.run()
   case "analysis-child":
     guard arguments.count >= 5 else { fail("usage: AppBenchmark analysis-child MODEL MODE LENGTH NOTES.json") }
     try await AnalysisBenchmark.child(
