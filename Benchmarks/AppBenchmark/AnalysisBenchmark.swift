@@ -9,8 +9,8 @@ import VoiceNotes
 /// Transcripts: the dev set's notes joined, in file order, into notes of about one minute (150
 /// words) and five minutes (750 words) of speech. Each run is a child process that analyses two
 /// notes of one length: the first is a cold note (a fresh process; for "after", with no state
-/// file) or, for "after" with the state file the previous child wrote, a warm-file note; the
-/// second is a warm note (same process). "Before" runs the earlier layout (the schema after the
+/// file), the second a warm note (same process); an "after" child with the state file the previous
+/// child wrote analyses the first note alone (warm-file). "Before" runs the earlier layout (the schema after the
 /// transcript) with no state files. Children alternate before/after; the table gives medians and
 /// ratios. It also gives where the time of an "after" note goes and the grammar's cost per token
 /// (grammar seconds over the forward pass plus sampler seconds of the same tokens: what an
@@ -62,7 +62,10 @@ struct AnalysisBenchmark {
           let order = round % 2 == 0 ? ["before", "after-cold", "after-file"] : ["after-cold", "after-file", "before"]
           for mode in order {
             if mode == "after-cold" { try? FileManager.default.removeItem(at: states) }
-            let child = try runChild(model: name, mode: mode, length: length, notes: [first, second], states: states)
+            // A warm-file child's second note would be one more warm note: it analyses one.
+            let child = try runChild(
+              model: name, mode: mode, length: length, notes: mode == "after-file" ? [first] : [first, second],
+              states: states)
             samples += child
             FileManager.default.fputs(
               "analysis: \(name) run \(round + 1)/\(runs) \(length) \(mode): "
