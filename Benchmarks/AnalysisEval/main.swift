@@ -21,7 +21,8 @@ if let index = arguments.firstIndex(of: "--half"), index + 1 < arguments.count {
   arguments.removeSubrange(index...index + 1)
 }
 guard let path = arguments.first, onlyHalf == nil || onlyHalf == "A" || onlyHalf == "B" else {
-  FileHandle.standardError.write(Data("usage: AnalysisEval [--verbose] [--half A|B] [--schema-after-transcript] FILE.jsonl [MODEL...]\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: AnalysisEval [--verbose] [--half A|B] [--schema-after-transcript] FILE.jsonl [MODEL...]\n".utf8))
   exit(2)
 }
 let modelNames = arguments.dropFirst().isEmpty ? ["qwen-1.5b", "qwen-0.5b"] : Array(arguments.dropFirst())

@@ -9,9 +9,9 @@ import VoiceNotes
 /// Transcripts: the dev set's notes joined, in file order, into notes of about one minute (150
 /// words) and five minutes (750 words) of speech. Each run is a child process that analyses two
 /// notes of one length: the first is a cold note (a fresh process; for "after", with no state
-/// file), the second a warm note (same process); an "after" child with the state file the previous
-/// child wrote analyses the first note alone (warm-file). "Before" runs the earlier layout (the schema after the
-/// transcript) with no state files. Children alternate before/after; the table gives medians and
+/// file), the second a warm note (same process); an "after" child with the state file the
+/// previous child wrote analyses the first note alone (warm-file). "Before" runs the earlier
+/// layout (the schema after the transcript) with no state files. Children alternate before/after; the table gives medians and
 /// ratios. It also gives where the time of an "after" note goes and the grammar's cost per token
 /// (grammar seconds over the forward pass plus sampler seconds of the same tokens: what an
 /// unconstrained token costs).
@@ -67,6 +67,9 @@ struct AnalysisBenchmark {
               model: name, mode: mode, length: length, notes: mode == "after-file" ? [first] : [first, second],
               states: states)
             samples += child
+            for sample in child {
+              FileHandle.standardError.write(try JSONEncoder().encode(sample) + Data("\n".utf8))
+            }
             FileManager.default.fputs(
               "analysis: \(name) run \(round + 1)/\(runs) \(length) \(mode): "
                 + child.map { String(format: "%.1f s (%@)", $0.seconds, $0.prefixState as NSString) }.joined(
