@@ -74,8 +74,9 @@ torture: engines
 ## bench: transcription side by side with whisper.cpp's CLI and faster-whisper, the language
 ## model side by side with llama.cpp's own tools, live transcription side by side with
 ## whisper.cpp's whisper-stream, custom language models (commands, vocabulary) with and
-## without, speaker diarization (DER, seconds per minute, cost over transcription), then the app (search at 100,000 notes, the
-## pipeline's seconds per minute of audio with each language model), then the web app over HTTP
+## without, speaker diarization (DER, seconds per minute, cost over transcription), then the app
+## (search at 100,000 notes, the pipeline's seconds per minute of audio with each language model,
+## seconds per analysed note before and after the saved prompt state, cold and warm), then the web app over HTTP
 ## at 100,000 notes (page load, search as you type, the notes list), then importing 20 recordings
 ## with the local engines against one and two llama-servers (notes per hour)
 bench: deps servers
@@ -91,6 +92,7 @@ bench: deps servers
 	swift build -c release --product AppBenchmark
 	.build/release/AppBenchmark search
 	.build/release/AppBenchmark pipeline --models qwen-1.5b,qwen-0.5b
+	.build/release/AppBenchmark analysis --models qwen-1.5b,qwen-0.5b --notes $(EVAL_FILE)
 	python3 Benchmarks/web/bench.py --program .build/release/voicenotes \
 	  --library "$$(.build/release/AppBenchmark library --notes 100000)"
 	python3 Benchmarks/scale/bench.py --program .build/release/voicenotes

@@ -9,13 +9,20 @@ import VoiceNotes
 var arguments = Array(CommandLine.arguments.dropFirst())
 let verbose = arguments.contains("--verbose")
 arguments.removeAll { $0 == "--verbose" }
+var layout = NoteAnalyzer.PromptLayout.schemaInInstructions
+if let index = arguments.firstIndex(of: "--schema-after-transcript") {
+  // The earlier layout (the schema after the transcript), for comparing the two.
+  layout = .schemaAfterTranscript
+  arguments.remove(at: index)
+}
 var onlyHalf: String?
 if let index = arguments.firstIndex(of: "--half"), index + 1 < arguments.count {
   onlyHalf = arguments[index + 1]
   arguments.removeSubrange(index...index + 1)
 }
 guard let path = arguments.first, onlyHalf == nil || onlyHalf == "A" || onlyHalf == "B" else {
-  FileHandle.standardError.write(Data("usage: AnalysisEval [--verbose] [--half A|B] FILE.jsonl [MODEL...]\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: AnalysisEval [--verbose] [--half A|B] [--schema-after-transcript] FILE.jsonl [MODEL...]\n".utf8))
   exit(2)
 }
 let modelNames = arguments.dropFirst().isEmpty ? ["qwen-1.5b", "qwen-0.5b"] : Array(arguments.dropFirst())
@@ -43,7 +50,7 @@ for name in modelNames {
       Data("AnalysisEval: \(name) is not installed; run `voicenotes models install \(name)`\n".utf8))
     exit(1)
   }
-  let analyzer = NoteAnalyzer(model: model)
+  let analyzer = NoteAnalyzer(model: model, layout: layout)
   var score = EvalScore()
   var halves = ["A": EvalScore(), "B": EvalScore()]
   for (index, (position, example)) in examples.enumerated() {

@@ -4,6 +4,7 @@
 //   AppBenchmark search [--notes N] [--rounds R]
 //   AppBenchmark pipeline [--models qwen-1.5b,qwen-0.5b] [--runs R] [FILE...]
 //   AppBenchmark library [FOLDER] [--notes N]   (makes a generated library, prints its path; for the web benchmark)
+//   AppBenchmark analysis [--models qwen-1.5b] [--runs R] [--notes FILE.jsonl] [--lengths 1min,5min]   (seconds per note, before/after)
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -47,10 +48,21 @@ do {
       index += 1
     }
     try await PipelineBenchmark(models: models, runs: runs, files: files, cache: cache).run()
+  case "analysis":
+    let models = (option("--models") ?? "qwen-1.5b").split(separator: ",").map(String.init)
+    let runs = Int(option("--runs") ?? "") ?? 3
+    let notes = URL(fileURLWithPath: option("--notes") ?? "../shared/eval/analysis-dev.jsonl")
+    var benchmark = AnalysisBenchmark(models: models, runs: runs, notesFile: notes)
+    if let lengths = option("--lengths") { benchmark.lengths = lengths.split(separator: ",").map(String.init) }
+    try await benchmark.run()
+  case "analysis-child":
+    guard arguments.count >= 5 else { fail("usage: AppBenchmark analysis-child MODEL MODE LENGTH NOTES.json") }
+    try await AnalysisBenchmark.child(
+      model: arguments[1], mode: arguments[2], length: arguments[3], notesPath: arguments[4])
   default:
     fail(
       "usage: AppBenchmark search [--notes N] [--rounds R] | pipeline [--models A,B] [--runs R] [FILE...] "
-        + "| library [FOLDER] [--notes N]")
+        + "| library [FOLDER] [--notes N] | analysis [--models A,B] [--runs R] [--notes FILE.jsonl]")
   }
 } catch {
   fail((error as? LocalizedError)?.errorDescription ?? "\(error)")

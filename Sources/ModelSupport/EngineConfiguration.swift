@@ -51,6 +51,8 @@ public struct EngineConfiguration: Sendable, Equatable {
   public var modelsFolder: URL?
   /// The download cache shared by every checkout on the machine.
   public var cacheFolder: URL
+  /// Where the language model's saved prompt states are kept (`prompt-states` in ``cacheFolder``).
+  public var promptStateFolder: URL { cacheFolder.appendingPathComponent("prompt-states", isDirectory: true) }
   /// The library folder named by the environment, or nil for the default one.
   public var libraryFolder: URL?
   /// The folder user data lives under (`$XDG_DATA_HOME`, else `~/.local/share`).

@@ -23,6 +23,8 @@ public struct LanguageModelReply: Sendable, Equatable {
   public var generatedTokens: Int
   /// Why generation stopped.
   public var stopReason: StopReason
+  /// Where the time went, when the backend measures it (the local one does).
+  public var timing: Timing?
 
   /// A reply.
   public init(

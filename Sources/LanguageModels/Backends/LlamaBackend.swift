@@ -10,6 +10,10 @@ import Synchronization
 /// such as Qwen2.5 learned, and offered through a grammar that admits either a `<tool_call>` with
 /// valid arguments or the answer.
 ///
+/// The system message (instructions, tool descriptions) is the part of a prompt that requests
+/// share. Its KV state is saved in a state file in ``promptStateFolder`` and restored by any later
+/// process, so only the rest of the prompt is evaluated; in one process the KV cache keeps it.
+///
 /// ```swift
 /// let model = SystemLanguageModel(backend: LlamaBackend(weights: .small))
 /// ```
@@ -20,16 +24,22 @@ public struct LlamaBackend: LanguageModelBackend {
   public let modelDirectory: ModelDirectory
   /// Tokens a conversation may hold: instructions, transcript, prompt and response together.
   public let configuredContextSize: Int
+  /// The folder the KV states of system messages are saved in, or nil to save none (each new
+  /// process then evaluates its system messages again).
+  public let promptStateFolder: URL?
 
   /// A backend that runs `weights` from `modelDirectory` (by default the current models folder)
-  /// with a context of `contextSize` tokens (by default the configured size, else 4096).
+  /// with a context of `contextSize` tokens (by default the configured size, else 4096), saving
+  /// the KV states of system messages in the configuration's
+  /// ``EngineConfiguration/promptStateFolder`` unless `savesPromptStates` is false.
   public init(
     weights: LanguageModelWeights = .default, contextSize: Int? = nil, modelDirectory: ModelDirectory? = nil,
-    configuration: EngineConfiguration = .current
+    configuration: EngineConfiguration = .current, savesPromptStates: Bool = true
   ) {
     self.weights = weights
     self.modelDirectory = modelDirectory ?? .current
     self.configuredContextSize = max(contextSize ?? configuration.contextSize ?? 4096, 256)
+    self.promptStateFolder = savesPromptStates ? configuration.promptStateFolder : nil
   }
 
   /// The weights' name, such as `qwen-1.5b`.
@@ -100,10 +110,17 @@ public struct LlamaBackend: LanguageModelBackend {
     let generation: LlamaGeneration
     do {
       let formatted = try await engine.format(messages)
+      var prefix: LlamaPrefix?
+      if let promptStateFolder, messages.first?.role == "system" {
+        let system = try await engine.format(Array(messages.prefix { $0.role == "system" }), addAssistant: false)
+        if formatted.hasPrefix(system) {
+          prefix = LlamaPrefix(text: system, folder: promptStateFolder, grammar: grammar)
+        }
+      }
       let cumulative = Mutex("")
       generation = try await engine.generate(
         prompt: formatted, grammar: grammar, sampling: request.options.engineSampling,
-        maximumTokens: request.options.maximumResponseTokens, shouldStop: { Task.isCancelled },
+        maximumTokens: request.options.maximumResponseTokens, prefix: prefix, shouldStop: { Task.isCancelled },
         onText: { piece in
           let text = cumulative.withLock { text in
             text += piece
@@ -123,14 +140,19 @@ public struct LlamaBackend: LanguageModelBackend {
       case .contextFull: .contextFull
       case .cancelled, .stoppedByCaller: .cancelled
       }
+    let timing = LanguageModelReply.Timing(generation.timing)
     if offerTools, let toolbox, let call = toolbox.parseCall(generation.text) {
-      return LanguageModelReply(
+      var reply = LanguageModelReply(
         text: "", toolCalls: [call], promptTokens: generation.promptTokens,
         generatedTokens: generation.generatedTokens, stopReason: stopReason)
+      reply.timing = timing
+      return reply
     }
-    return LanguageModelReply(
+    var reply = LanguageModelReply(
       text: generation.text, promptTokens: generation.promptTokens, generatedTokens: generation.generatedTokens,
       stopReason: stopReason)
+    reply.timing = timing
+    return reply
   }
 
   // MARK: - Engine

@@ -68,8 +68,9 @@ actor LlamaEngine {
     String(decoding: tokens.flatMap(piece), as: UTF8.self)
   }
 
-  /// Formats a conversation with the model's chat template, ready for the assistant's reply.
-  func format(_ messages: [LlamaMessage]) throws(LlamaError) -> String {
+  /// Formats a conversation with the model's chat template, ready for the assistant's reply
+  /// (or, with `addAssistant` false, without the cue that starts it).
+  func format(_ messages: [LlamaMessage], addAssistant: Bool = true) throws(LlamaError) -> String {
     let roles = messages.map { strdup($0.role) }
     let contents = messages.map { strdup($0.content) }
     defer {
@@ -81,7 +82,7 @@ actor LlamaEngine {
     func apply(_ buffer: inout [CChar]) -> Int32 {
       let capacity = Int32(buffer.count)
       return buffer.withUnsafeMutableBufferPointer { output in
-        llama_chat_apply_template(template, &chat, chat.count, true, output.baseAddress, capacity)
+        llama_chat_apply_template(template, &chat, chat.count, addAssistant, output.baseAddress, capacity)
       }
     }
     var length = apply(&buffer)
@@ -99,6 +100,7 @@ actor LlamaEngine {
   /// with it is answered sooner.
   func prewarm(_ prompt: String) throws(LlamaError) {
     let tokens = tokenize(prompt)
+    if cachedTokens.starts(with: tokens) { return }
     guard tokens.count < contextSize else { throw .contextExceeded(tokens: tokens.count, limit: contextSize) }
     try evaluate(tokens)
   }
@@ -107,9 +109,11 @@ actor LlamaEngine {
   ///
   /// - Parameters:
   ///   - grammar: a GBNF grammar (root rule `root`) the output must follow, enforced while sampling.
+  ///   - prefix: the part of `prompt` that many requests share, whose KV state is restored from
+  ///     its state file (or evaluated and saved there) when the cache does not hold it.
   ///   - onText: called with each new piece of text; return false to stop.
   func generate(
-    prompt: String, grammar: String?, sampling: LlamaSampling, maximumTokens: Int?,
+    prompt: String, grammar: String?, sampling: LlamaSampling, maximumTokens: Int?, prefix: LlamaPrefix? = nil,
     shouldStop: @Sendable () -> Bool = { false }, onText: (String) -> Bool = { _ in true }
   ) throws(LlamaError) -> LlamaGeneration {
     let tokens = tokenize(prompt)
@@ -117,7 +121,11 @@ actor LlamaEngine {
     guard tokens.count + 1 < contextSize else {
       throw .contextExceeded(tokens: tokens.count, limit: contextSize)
     }
-    try evaluate(tokens)
+    var timing = LlamaTiming()
+    let promptStart = ContinuousClock.now
+    if let prefix { timing.prefixState = try restore(prefix, of: tokens, grammar: grammar, timing: &timing) }
+    timing.promptTokensEvaluated += try evaluate(tokens)
+    timing.promptSeconds = Self.seconds(since: promptStart)
     let sampler = try makeSampler(sampling: sampling)
     defer { llama_sampler_free(sampler) }
     let constraint = try makeGrammar(grammar)
@@ -140,13 +148,15 @@ actor LlamaEngine {
         reason = .contextFull
         break
       }
-      let token = nextToken(sampler, constrainedBy: constraint)
+      let token = nextToken(sampler, constrainedBy: constraint, timing: &timing)
       if llama_vocab_is_eog(vocab, token) { break }
       generated += 1
       pending += piece(token)
       let (complete, rest) = Self.splitValidUTF8(pending)
       pending = rest
+      let decodeStart = ContinuousClock.now
       try evaluate(cachedTokens + [token])
+      timing.decodeSeconds += Self.seconds(since: decodeStart)
       if !complete.isEmpty {
         text += complete
         if !onText(complete) {
@@ -156,12 +166,68 @@ actor LlamaEngine {
       }
     }
     if !pending.isEmpty { text += String(decoding: pending, as: UTF8.self) }
-    return LlamaGeneration(text: text, promptTokens: tokens.count, generatedTokens: generated, stopReason: reason)
+    return LlamaGeneration(
+      text: text, promptTokens: tokens.count, generatedTokens: generated, stopReason: reason, timing: timing)
+  }
+
+  /// The smallest prefix worth a state file, in tokens: below it, evaluating is as quick as reading.
+  static let minimumSavedPrefix = 32
+
+  /// Makes the KV cache hold the tokens `prompt` shares with `prefix.text`: already there, restored
+  /// from the prefix's state file, or evaluated and then saved to it.
+  private func restore(
+    _ prefix: LlamaPrefix, of prompt: [Int32], grammar: String?, timing: inout LlamaTiming
+  ) throws(LlamaError) -> LlamaTiming.PrefixState {
+    let own = tokenize(prefix.text)
+    let shared = Array(prompt.prefix(zip(own, prompt).prefix { $0 == $1 }.count))
+    guard shared.count >= Self.minimumSavedPrefix, shared.count < prompt.count else { return .none }
+    if cachedTokens.starts(with: shared) { return .inMemory }
+    let file = LlamaStateFile(
+      folder: prefix.folder, modelPath: path, contextSize: contextSize, tokens: shared, grammar: grammar)
+    if let state = file.read(), load(state, holding: shared) { return .loaded }
+    timing.promptTokensEvaluated += try evaluate(shared)
+    guard let state = sequenceState() else { return .unsaved("llama.cpp returned no state for the prefix") }
+    do {
+      try file.write(state)
+      return .saved
+    } catch {
+      return .unsaved("\(error)")
+    }
+  }
+
+  /// The KV state of sequence 0, as llama.cpp serialises it.
+  private func sequenceState() -> [UInt8]? {
+    let size = llama_state_seq_get_size(context, 0)
+    guard size > 0 else { return nil }
+    var state = [UInt8](repeating: 0, count: size)
+    let written = state.withUnsafeMutableBufferPointer { llama_state_seq_get_data(context, $0.baseAddress, size, 0) }
+    return written > 0 ? Array(state.prefix(written)) : nil
+  }
+
+  /// Replaces the KV cache with `state`, which must hold exactly `tokens`; false (and an empty
+  /// cache) when llama.cpp refuses it.
+  private func load(_ state: [UInt8], holding tokens: [Int32]) -> Bool {
+    let memory = llama_get_memory(context)
+    llama_memory_clear(memory, true)
+    cachedTokens = []
+    let read = state.withUnsafeBufferPointer { llama_state_seq_set_data(context, $0.baseAddress, $0.count, 0) }
+    guard read > 0, llama_memory_seq_pos_max(memory, 0) == Int32(tokens.count - 1) else {
+      llama_memory_clear(memory, true)
+      return false
+    }
+    cachedTokens = tokens
+    return true
+  }
+
+  private static func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
   }
 
   /// Makes the KV cache hold exactly `tokens`, reusing the longest prefix already there, with
-  /// logits ready for the last token.
-  private func evaluate(_ tokens: [Int32]) throws(LlamaError) {
+  /// logits ready for the last token. Returns how many tokens were evaluated.
+  @discardableResult
+  private func evaluate(_ tokens: [Int32]) throws(LlamaError) -> Int {
     var shared = zip(cachedTokens, tokens).prefix { $0 == $1 }.count
     if shared == tokens.count { shared -= 1 }  // the last token must be decoded again for its logits
     let memory = llama_get_memory(context)
@@ -188,6 +254,7 @@ actor LlamaEngine {
       cachedTokens += chunk
       start = end
     }
+    return tokens.count - shared
   }
 
   private func makeSampler(sampling: LlamaSampling) throws(LlamaError) -> UnsafeMutablePointer<llama_sampler> {
@@ -220,10 +287,15 @@ actor LlamaEngine {
   /// sampler's choice is checked alone first; only when the grammar rejects it is the whole
   /// vocabulary masked and the choice made again among the tokens the grammar allows.
   private func nextToken(
-    _ sampler: UnsafeMutablePointer<llama_sampler>, constrainedBy grammar: UnsafeMutablePointer<llama_sampler>?
+    _ sampler: UnsafeMutablePointer<llama_sampler>, constrainedBy grammar: UnsafeMutablePointer<llama_sampler>?,
+    timing: inout LlamaTiming
   ) -> Int32 {
+    let sampleStart = ContinuousClock.now
     let candidate = llama_sampler_sample(sampler, context, -1)
+    timing.samplingSeconds += Self.seconds(since: sampleStart)
     guard let grammar else { return candidate }
+    let grammarStart = ContinuousClock.now
+    defer { timing.grammarSeconds += Self.seconds(since: grammarStart) }
     var single = llama_token_data(id: candidate, logit: 1, p: 0)
     let allowed = withUnsafeMutablePointer(to: &single) { pointer -> Bool in
       var array = llama_token_data_array(data: pointer, size: 1, selected: -1, sorted: false)
@@ -234,6 +306,7 @@ actor LlamaEngine {
       llama_sampler_accept(grammar, candidate)
       return candidate
     }
+    timing.grammarRejections += 1
     guard let logits = llama_get_logits_ith(context, -1) else { return candidate }
     let count = Int(llama_vocab_n_tokens(vocab))
     var data = (0..<count).map { llama_token_data(id: Int32($0), logit: logits[$0], p: 0) }

@@ -8,18 +8,41 @@ import Synchronization
 /// request. A longer one is split at sentence boundaries into pieces that fit, each piece is
 /// analysed, and the results are merged: people and action items deduplicated, tags ranked by
 /// how often they occur, and one summary written from the pieces' summaries.
+///
+/// Everything a request shares with every other (the instructions and the schema) comes first,
+/// in the system message, and the transcript after it, so the engine evaluates the shared part
+/// once and restores it for every later note, in this process or the next.
 public struct NoteAnalyzer: Sendable {
+  /// Where the schema's description goes in a request.
+  public enum PromptLayout: Sendable, Equatable {
+    /// In the system message, after the instructions: shared by every note, evaluated once.
+    case schemaInInstructions
+    /// In the user message, after the transcript (the earlier layout, kept for benchmarks).
+    case schemaAfterTranscript
+  }
+
   /// The model that analyses.
   public let model: SystemLanguageModel
   /// Tokens reserved for the response. The default leaves room for a dozen tasks of the length a
   /// small model writes for a story-like note; an answer stops as soon as its JSON is complete.
   public let responseBudget: Int
+  /// Where the schema's description goes.
+  public let layout: PromptLayout
 
   /// An analyzer that uses `model`.
-  public init(model: SystemLanguageModel = .default, responseBudget: Int = 1000) {
+  public init(
+    model: SystemLanguageModel = .default, responseBudget: Int = 1000, layout: PromptLayout = .schemaInInstructions
+  ) {
     self.model = model
     self.responseBudget = responseBudget
+    self.layout = layout
   }
+
+  /// The system message of every analysis request: the instructions, then the schema's
+  /// description.
+  public static let instructionsWithSchema = Instructions(
+    instructions.text + "\n\nRespond with JSON that follows this schema:\n"
+      + NoteAnalysis.generationSchema.promptDescription())
 
   /// The instructions every analysis request starts with.
   public static let instructions = Instructions(
@@ -111,9 +134,11 @@ public struct NoteAnalyzer: Sendable {
     _ prompt: Prompt, transcript: String, sampling: GenerationOptions.SamplingMode,
     tokens: @escaping @Sendable (Int) -> Void
   ) async throws -> (NoteAnalysis, Int) {
-    let session = LanguageModelSession(model: model, instructions: Self.instructions)
+    let inInstructions = layout == .schemaInInstructions
+    let session = LanguageModelSession(
+      model: model, instructions: inInstructions ? Self.instructionsWithSchema : Self.instructions)
     let stream = session.streamResponse(
-      to: prompt, generating: NoteAnalysis.self,
+      to: prompt, generating: NoteAnalysis.self, includeSchemaInPrompt: !inInstructions,
       options: GenerationOptions(sampling: sampling, maximumResponseTokens: responseBudget))
     var generated = 0
     for try await snapshot in stream {
