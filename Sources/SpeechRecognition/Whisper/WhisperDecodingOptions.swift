@@ -38,18 +38,21 @@ struct WhisperDecodingOptions: Sendable, Equatable {
   /// ``fittedAudioContext(forSamples:sampleRate:)``) when ``audioContext`` is 0.
   var fitsAudioContext = false
 
-  /// Defaults for files on two cores: greedy decoding with Whisper's temperature fallback
-  /// (five candidates at each raised temperature when the text looks wrong), or the configured
-  /// beam width; all cores; VAD when present; an encoder window fitted to short speech.
+  /// Defaults for files, tuned for accuracy on two cores: beam search of width 5 (or the
+  /// configured width; greedy decoding then samples five candidates at each raised temperature
+  /// of the fallback), all cores, VAD when present, and an encoder window fitted to short speech
+  /// when configured.
   ///
-  /// Greedy decoding kept the word error rate of beam search of width 5 on the benchmark's
-  /// LibriVox recording (1.4%) and on jfk.wav (word for word) in half the CPU time.
+  /// Greedy decoding (`VOICENOTES_BEAM_SIZE=1`) takes half the CPU time and kept the 1.4% word
+  /// error rate on the benchmark's 136 s LibriVox recording and jfk.wav word for word, but wrote
+  /// one more word wrong on the five LibriVox utterances one by one (2.8%); so did the fitted
+  /// window. Neither is the default.
   static func standard(language: String?, voiceActivityModel: String?) -> WhisperDecodingOptions {
     let configuration = EngineConfiguration.current
     var options = WhisperDecodingOptions(
       language: language,
       threads: configuration.threads,
-      beamSize: configuration.beamSize ?? 1,
+      beamSize: configuration.beamSize ?? 5,
       voiceActivityModel: configuration.usesVoiceActivityDetection ? voiceActivityModel : nil,
       initialPrompt: nil)
     if options.beamSize == 1 { options.bestOf = 5 }
