@@ -41,16 +41,18 @@ DEFAULT_CACHE = Path(
 LIBRIVOX = Path("/usr/share/pocketsphinx/test/data/librivox")
 SAMPLE_RATE = 16000
 
-# What `voicenotes transcribe` does when given no decoding flags. If a setting asked for here
-# differs and the CLI has no flag for it, the benchmark says so instead of comparing silently.
-OURS_BUILTIN = {"threads": 2, "beam_size": 5, "best_of": 5, "vad": True}
+# `ours` runs `voicenotes transcribe` with no decoding settings at all: what a user gets.
+# `ours-fw` runs it at the settings every other tool gets (threads, beam size, VAD), set through
+# the environment EngineConfiguration reads (VOICENOTES_THREADS, VOICENOTES_BEAM_SIZE,
+# VOICENOTES_VAD), so that row compares like for like with faster-whisper.
 
 # A run during which other processes used more CPU time than this is flagged as disturbed.
 NOISE_CPU_S = 1.0
 
-ALL_TOOLS = ["ours", "whisper-cli", "fw-int8", "fw-f32"]
+ALL_TOOLS = ["ours", "ours-fw", "whisper-cli", "fw-int8", "fw-f32"]
 TOOL_LABELS = {
-    "ours": "voicenotes (ours)",
+    "ours": "voicenotes (ours, defaults)",
+    "ours-fw": "voicenotes (ours, fw settings)",
     "whisper-cli": "whisper.cpp whisper-cli",
     "fw-int8": "faster-whisper int8",
     "fw-f32": "faster-whisper float32",
@@ -212,19 +214,10 @@ def engine_env() -> dict[str, str]:
     return env
 
 
-def cli_help(binary: Path) -> str:
-    try:
-        r = subprocess.run([str(binary), "transcribe", "--help"], capture_output=True, text=True,
-                           timeout=30, env=engine_env())
-        return r.stdout + r.stderr
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
-
-
-def make_ours(args, s: Settings, audio: Path) -> Tool:
+def make_ours(args, s: Settings, audio: Path, key: str) -> Tool:
     binary = Path(args.voicenotes)
     models = Path(args.models)
-    tool = Tool("ours", TOOL_LABELS["ours"], [])
+    tool = Tool(key, TOOL_LABELS[key], [])
     if not os.access(binary, os.X_OK):
         tool.problem = f"{binary} not found: build it with `swift build -c release` (make build)"
         return tool
@@ -232,27 +225,20 @@ def make_ours(args, s: Settings, audio: Path) -> Tool:
         tool.problem = f"{models}/ggml-{args.model}.bin missing: run `voicenotes models install {args.model}`"
         return tool
     argv = [str(binary), "transcribe", str(audio), "--model", args.model,
-            "--language", s.language, "--format", "text"]
-    # Pass a setting only where the CLI has a flag for it; otherwise its built-in value applies.
-    help_text = cli_help(binary)
-    wanted = {"threads": s.threads, "beam_size": s.beam_size, "best_of": s.best_of, "vad": s.vad}
-    flags = {"threads": "--threads", "beam_size": "--beam-size", "best_of": "--best-of"}
-    mismatched = []
-    for key, flag in flags.items():
-        if re.search(re.escape(flag) + r"\b", help_text):
-            argv += [flag, str(wanted[key])]
-        elif wanted[key] != OURS_BUILTIN[key]:
-            mismatched.append(f"{key}={OURS_BUILTIN[key]}")
-    if not s.vad:
-        if "--no-vad" in help_text:
-            argv.append("--no-vad")
-        else:
-            mismatched.append("vad=on")
-    if mismatched:
-        tool.note = ("voicenotes has no flag for some settings and runs with its own "
-                     + ", ".join(mismatched) + ": that row is not like for like")
+            "--language", s.language, "--format", "txt"]
     env = engine_env()
     env["VOICENOTES_MODELS"] = str(models)
+    for name in ("VOICENOTES_THREADS", "VOICENOTES_BEAM_SIZE", "VOICENOTES_VAD"):
+        env.pop(name, None)
+    if key == "ours-fw":
+        # best-of applies only to sampling at a raised temperature, as in faster-whisper; the
+        # CLI keeps whisper.cpp's rule (best-of = beam size), so --best-of is not passed on.
+        env["VOICENOTES_THREADS"] = str(s.threads)
+        env["VOICENOTES_BEAM_SIZE"] = str(s.beam_size)
+        env["VOICENOTES_VAD"] = "1" if s.vad else "0"
+        if s.best_of != s.beam_size:
+            tool.note = (f"voicenotes uses best-of {s.beam_size} (its beam size), not {s.best_of}: "
+                         "that row is not quite like for like")
     tool.argv, tool.env = argv, env
     return tool
 
@@ -314,8 +300,8 @@ def make_faster_whisper(args, s: Settings, audio: Path, key: str, compute_type: 
 
 
 def make_tool(key: str, args, s: Settings, audio: Path) -> Tool:
-    if key == "ours":
-        return make_ours(args, s, audio)
+    if key in ("ours", "ours-fw"):
+        return make_ours(args, s, audio, key)
     if key == "whisper-cli":
         return make_whisper_cli(args, s, audio)
     if key == "fw-int8":
@@ -332,6 +318,7 @@ def make_tool(key: str, args, s: Settings, audio: Path) -> Tool:
 @dataclass
 class Run:
     wall: float  # seconds
+    cpu: float  # the child's user + system CPU seconds (less sensitive to a busy machine)
     peak_mib: float  # the child's peak resident set size
     wer: float
     text: str
@@ -380,7 +367,7 @@ def measure(tool: Tool, reference: str, timeout: float) -> Run:
     if stat_before and stat_after:
         busy = (stat_after[0] - stat_after[1]) - (stat_before[0] - stat_before[1])
         others = max(0.0, busy / CLOCK_TICKS - usage.ru_utime - usage.ru_stime)
-    return Run(wall=wall, peak_mib=usage.ru_maxrss / 1024.0, wer=wer(reference, stdout), text=stdout,
+    return Run(wall=wall, cpu=usage.ru_utime + usage.ru_stime, peak_mib=usage.ru_maxrss / 1024.0, wer=wer(reference, stdout), text=stdout,
                others_cpu=others)
 
 
@@ -408,17 +395,17 @@ def print_table(tools: list[Tool], results: dict[str, list[Run]], seconds: float
         if not runs:
             continue
         wall = statistics.median(r.wall for r in runs)
+        cpu = statistics.median(r.cpu for r in runs)
         mem = statistics.median(r.peak_mib for r in runs)
         wers = [r.wer for r in runs]
         w = statistics.median(wers)
         wer_text = f"{w * 100:.1f}" if max(wers) - min(wers) < 1e-9 else \
             f"{w * 100:.1f} ({min(wers) * 100:.1f}-{max(wers) * 100:.1f})"
-        rows.append([t.label, f"{wall:.2f}", f"{wall / seconds:.3f}", f"{mem:.0f}", wer_text,
+        rows.append([t.label, f"{wall:.2f}", f"{cpu:.2f}", f"{wall / seconds:.3f}", f"{mem:.0f}", wer_text,
                      fmt_ratio(wall, base_wall), fmt_ratio(mem, base_mem),
                      f"{min(r.wall for r in runs):.2f}-{max(r.wall for r in runs):.2f}"])
-    header = ["tool", "wall s (median)", "RTF", "peak MiB", "WER %",
-              "wall x ours" if baseline == "ours" else f"wall x {baseline}",
-              "mem x ours" if baseline == "ours" else f"mem x {baseline}", "wall range s"]
+    header = ["tool", "wall s (median)", "CPU s", "RTF", "peak MiB", "WER %",
+              f"wall x {baseline}", f"mem x {baseline}", "wall range s"]
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
     line = lambda cells: "  ".join(  # noqa: E731
         str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
@@ -426,6 +413,28 @@ def print_table(tools: list[Tool], results: dict[str, list[Run]], seconds: float
     print("  ".join("-" * w for w in widths))
     for r in rows:
         print(line(r))
+    sys.stdout.flush()
+
+
+def print_ratios(tools: list[Tool], results: dict[str, list[Run]]):
+    """Each `ours` row against each reference tool: the ratio of the two runs of the same round
+    (they ran back to back, so a change in machine load hits both), median over the rounds."""
+    ours = [t for t in tools if t.key.startswith("ours") and results.get(t.key)]
+    others = [t for t in tools if not t.key.startswith("ours") and results.get(t.key)]
+    if not ours or not others:
+        return
+    print("\nours / reference, per round (median, min-max over rounds; below 1.00 ours is faster):")
+    for o in ours:
+        cells = []
+        for r in others:
+            pairs = list(zip(results[o.key], results[r.key]))
+            walls = [a.wall / b.wall for a, b in pairs]
+            cpus = [a.cpu / b.cpu for a, b in pairs if b.cpu > 0]
+            text = (f"{r.key}: wall {statistics.median(walls):.2f} ({min(walls):.2f}-{max(walls):.2f})")
+            if cpus:
+                text += f", CPU {statistics.median(cpus):.2f}"
+            cells.append(text)
+        print(f"  {o.label}: " + "; ".join(cells))
     sys.stdout.flush()
 
 
@@ -510,7 +519,7 @@ def main() -> int:
                 failed[t.key] = str(e)
                 log(f"[{tag}] {t.label} FAILED: {e}")
                 continue
-            log(f"[{tag}] {t.label}: {run.wall:.2f} s wall, {run.peak_mib:.0f} MiB peak, "
+            log(f"[{tag}] {t.label}: {run.wall:.2f} s wall, {run.cpu:.2f} CPU-s, {run.peak_mib:.0f} MiB peak, "
                 f"WER {run.wer * 100:.1f}%, other processes {run.others_cpu:.1f} CPU-s")
             if not warm:
                 results[t.key].append(run)
@@ -520,6 +529,7 @@ def main() -> int:
     if baseline and baseline != "ours":
         print(f"(voicenotes not measured: ratios are against {TOOL_LABELS[baseline]})")
     print_table(tools, results, seconds, baseline)
+    print_ratios(tools, results)
     print(f"CPU {cpu_busy():.0f}% busy after the last run")
     noisy = [f"{t.label} run {i + 1} ({r.others_cpu:.1f} CPU-s)" for t in tools
              for i, r in enumerate(results.get(t.key) or []) if r.others_cpu > NOISE_CPU_S]
@@ -539,7 +549,7 @@ def main() -> int:
             "audio": str(audio), "audio_seconds": seconds, "reference": reference,
             "settings": settings.__dict__, "runs": args.runs, "warmups": args.warmups,
             "tools": {t.key: {"label": t.label, "argv": t.argv,
-                              "runs": [{"wall_s": r.wall, "peak_mib": r.peak_mib, "wer": r.wer,
+                              "runs": [{"wall_s": r.wall, "cpu_s": r.cpu, "peak_mib": r.peak_mib, "wer": r.wer,
                                         "others_cpu_s": r.others_cpu, "text": r.text}
                                        for r in results[t.key]],
                               "failed": failed.get(t.key)} for t in tools},

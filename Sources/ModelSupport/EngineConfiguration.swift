@@ -14,6 +14,7 @@ import Foundation
 /// | `VOICENOTES_LANGUAGE_MODEL` | ``languageModelOverride`` |
 /// | `VOICENOTES_BEAM_SIZE` | ``beamSize`` |
 /// | `VOICENOTES_VAD` (`0` turns it off) | ``usesVoiceActivityDetection`` |
+/// | `VOICENOTES_FIT_AUDIO_CONTEXT` (`1` turns it on) | ``fitsAudioContext`` |
 /// | `VOICENOTES_ENGINE_LOGS` (any value) | ``showsEngineLogs`` |
 /// | `XDG_DATA_HOME`, `HOME` | ``dataHome`` |
 /// | `VOICENOTES_LANGUAGE_MODEL_SERVER`, `…_MODEL`, `…_API_KEY` | ``languageModelServer`` |
@@ -67,6 +68,9 @@ public struct EngineConfiguration: Sendable, Equatable {
   public var beamSize: Int?
   /// Whether silence is removed by voice-activity detection before decoding.
   public var usesVoiceActivityDetection: Bool
+  /// Whether a file with less than 30 s of speech is encoded in a window fitted to it instead of
+  /// Whisper's full 30 s (faster, but one more word wrong on the LibriVox utterances; off unless set).
+  public var fitsAudioContext: Bool
   /// Whether the engines' own log lines reach stderr.
   public var showsEngineLogs: Bool
   /// The server that answers language-model requests instead of the local engine, or nil.
@@ -102,6 +106,7 @@ public struct EngineConfiguration: Sendable, Equatable {
       }
     beamSize = environment["VOICENOTES_BEAM_SIZE"].flatMap(Int.init).map { max($0, 1) }
     usesVoiceActivityDetection = environment["VOICENOTES_VAD"] != "0"
+    fitsAudioContext = environment["VOICENOTES_FIT_AUDIO_CONTEXT"] == "1"
     showsEngineLogs = environment["VOICENOTES_ENGINE_LOGS"] != nil
     func server(_ prefix: String) -> ServerEndpoint? {
       guard let text = environment[prefix], !text.isEmpty, let url = URL(string: text) else { return nil }

@@ -107,6 +107,7 @@ struct LanguageModelSteering: Sendable {
       // The temperature fallback stays on: it is what stops a decode that starts repeating.
       options.singleSegment = true
       options.beamSize = 1
+      options.bestOf = nil
       options.initialPrompt = restrictPrompt
     }
   }

@@ -347,14 +347,11 @@ actor LiveTranscription: LiveModuleAnalysis {
     return options
   }
 
-  /// The encoder window for an utterance of `count` samples, in encoder frames (50 a second):
-  /// the utterance, the half-second lead-in and a second to spare, rounded up to a multiple of
-  /// 256 and at least 768 (shorter windows make Whisper repeat itself); 0 (all 30 s) when that
-  /// would be most of the window anyway.
+  /// The encoder window for an utterance of `count` samples, in encoder frames (see
+  /// ``WhisperDecodingOptions/fittedAudioContext(forSamples:sampleRate:)``; the half-second
+  /// lead-in the decode adds is inside its spare second and a half).
   static func audioContext(forSamples count: Int) -> Int {
-    let frames = Int(((Double(count) / Double(LiveAudio.sampleRate) + 1.5) * 50).rounded(.up))
-    let window = max(768, (frames + 255) / 256 * 256)
-    return window >= 1500 ? 0 : window
+    WhisperDecodingOptions.fittedAudioContext(forSamples: count, sampleRate: Double(LiveAudio.sampleRate))
   }
 
   // MARK: - Waiting

@@ -88,9 +88,14 @@ actor WhisperContext {
       throw .engineFailure(detail: "whisper.cpp could not allocate a decoding state (out of memory?)")
     }
     defer { whisper_free_state(state) }
+    let input = timeline.join(samples)
+    var options = options
+    if options.fitsAudioContext, options.audioContext == 0 {
+      options.audioContext = WhisperDecodingOptions.fittedAudioContext(
+        forSamples: input.count, sampleRate: AudioFormat.speechAnalysis.sampleRate)
+    }
     return try run(
-      timeline.join(samples), timeline: timeline, state: state, options: options, shouldAbort: shouldAbort,
-      onSegment: onSegment)
+      input, timeline: timeline, state: state, options: options, shouldAbort: shouldAbort, onSegment: onSegment)
   }
 
   /// Decodes one utterance of 16 kHz mono `samples` in a single pass, without removing silence:
@@ -126,7 +131,7 @@ actor WhisperContext {
       options.beamSize > 1 ? WHISPER_SAMPLING_BEAM_SEARCH : WHISPER_SAMPLING_GREEDY)
     parameters.n_threads = Int32(options.threads)
     parameters.beam_search.beam_size = Int32(options.beamSize)
-    parameters.greedy.best_of = Int32(max(options.beamSize, 1))
+    parameters.greedy.best_of = Int32(max(options.bestOf ?? options.beamSize, 1))
     parameters.print_progress = false
     parameters.print_realtime = false
     parameters.print_timestamps = false
