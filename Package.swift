@@ -136,7 +136,7 @@ let package = Package(
     // The speaker benchmark (make bench): diarization error rate, seconds per minute of audio and
     // the added cost over plain transcription.
     .executableTarget(
-      name: "SpeakerBenchmark", dependencies: ["SpeechRecognition", "AudioIO", "VoiceNotes"],
+      name: "SpeakerBenchmark", dependencies: ["SpeechRecognition", "AudioIO", "VoiceNotes", "TestSupport"],
       path: "Benchmarks/SpeakerBenchmark"),
 
     // The analysis-quality evaluation (make eval).
@@ -144,7 +144,8 @@ let package = Package(
       name: "AnalysisEval", dependencies: ["VoiceNotes", "LanguageModels"], path: "Benchmarks/AnalysisEval"),
 
     // Tests: real engines, real models, real audio. TestSupport finds the fixtures the bootstrap installs.
-    .target(name: "TestSupport", dependencies: ["AudioIO", "Networking"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["AudioIO", "Networking", "SpeechRecognition"], path: "Tests/TestSupport"),
     .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "TestSupport"]),
     .testTarget(
       name: "SpeechRecognitionTests",

@@ -6,20 +6,6 @@ import TestSupport
 import Testing
 import VoiceNotes
 
-/// The recordings of real people the conversations are made of: jfk.wav (John F. Kennedy), the
-/// LibriVox utterances (one reader of Sense and Sensibility) and the "cards" utterances (one
-/// speaker reading playing cards), both from Debian's pocketsphinx-testdata.
-enum RealSpeakers {
-  static let data = URL(fileURLWithPath: "/usr/share/pocketsphinx/test/data")
-  static func librivox(_ id: String) throws -> [Float] {
-    try SpeakerConversation.read(data.appendingPathComponent("librivox/sense_and_sensibility_01_austen_64kb-\(id).wav"))
-  }
-  static func cards(_ id: String) throws -> [Float] {
-    try SpeakerConversation.read(data.appendingPathComponent("cards/\(id).wav"))
-  }
-  static func jfk() throws -> [Float] { try SpeakerConversation.read(Fixtures.jfk) }
-}
-
 /// espeak-ng voices that differ in variant and pitch, so the embedding model hears three people.
 enum SyntheticVoices {
   static let high = ["-v", "en-us+f3", "-p", "80"]
@@ -56,40 +42,6 @@ struct SpeakerDiarizerTests {
     let result = try await diarizer().diarize(conversation.samples)
     diarizedConversations.withLock { $0[conversation.name] = result }
     return result
-  }
-
-  static func realTwo() throws -> SpeakerConversation {
-    SpeakerConversation(
-      "real, 2 speakers (LibriVox reader, Kennedy)",
-      [
-        .init(speaker: 0, samples: try RealSpeakers.librivox("0870")),
-        .init(speaker: 1, samples: try RealSpeakers.jfk()),
-        .init(speaker: 0, samples: try RealSpeakers.librivox("0890")),
-      ])
-  }
-
-  static func realTwoShortTurns() throws -> SpeakerConversation {
-    SpeakerConversation(
-      "real, 2 speakers, short turns (cards reader, LibriVox reader)",
-      [
-        .init(speaker: 0, samples: try RealSpeakers.cards("005")),
-        .init(speaker: 1, samples: try RealSpeakers.librivox("0920")),
-        .init(speaker: 0, samples: try RealSpeakers.cards("002")),
-        .init(speaker: 1, samples: try RealSpeakers.librivox("0930")),
-        .init(speaker: 0, samples: try RealSpeakers.cards("003")),
-      ])
-  }
-
-  static func realThree() throws -> SpeakerConversation {
-    SpeakerConversation(
-      "real, 3 speakers (Kennedy, cards reader, LibriVox reader)",
-      [
-        .init(speaker: 0, samples: try RealSpeakers.jfk()),
-        .init(speaker: 1, samples: try RealSpeakers.cards("005")),
-        .init(speaker: 2, samples: try RealSpeakers.librivox("0870")),
-        .init(speaker: 1, samples: try RealSpeakers.cards("002")),
-        .init(speaker: 2, samples: try RealSpeakers.librivox("0920")),
-      ])
   }
 
   static func syntheticTwo() throws -> SpeakerConversation {
@@ -152,9 +104,9 @@ struct SpeakerDiarizerTests {
   func realConversations(_ which: String) async throws {
     let conversation =
       switch which {
-      case "two": try Self.realTwo()
-      case "two, short turns": try Self.realTwoShortTurns()
-      default: try Self.realThree()
+      case "two": try SpeakerConversation.realTwo()
+      case "two, short turns": try SpeakerConversation.realTwoShortTurns()
+      default: try SpeakerConversation.realThree()
       }
     #expect((15...40).contains(conversation.duration))
     let (result, der) = try await score(conversation)
@@ -173,7 +125,7 @@ struct SpeakerDiarizerTests {
 
   @Test("a given speaker count is kept")
   func givenCount() async throws {
-    let conversation = try Self.realThree()
+    let conversation = try SpeakerConversation.realThree()
     let result = try await diarizer().diarize(conversation.samples, speakerCount: 3)
     #expect(result.speakerCount == 3)
     let der = DiarizationErrorRate(reference: conversation.reference, hypothesis: result.turns)
@@ -195,7 +147,7 @@ struct SpeakerDiarizerTests {
   func fileInput() async throws {
     let folder = Fixtures.temporaryFolder("speakers")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let conversation = try Self.realTwo()
+    let conversation = try SpeakerConversation.realTwo()
     let wav = folder.appendingPathComponent("conversation.wav")
     try WAVWriter.write(AudioBuffer(format: .speechAnalysis, samples: conversation.samples), to: wav)
     let ogg = folder.appendingPathComponent("conversation.ogg")
@@ -215,7 +167,7 @@ struct SpeakerDiarizerTests {
   func voiceMemory() async throws {
     let threshold = SpeakerEmbedding.sameSpeakerThreshold
     // Speakers found in one conversation...
-    let conversation = try Self.realThree()
+    let conversation = try SpeakerConversation.realThree()
     let result = try await diarized(conversation)
     try #require(result.speakerCount == 3)
     // ...against recordings of the same people that are not in it.
@@ -234,7 +186,7 @@ struct SpeakerDiarizerTests {
         scores.enumerated().filter { $0.offset != best }.allSatisfy { $0.element < threshold }, "scores \(scores)")
     }
     // Kennedy is not in this conversation: no speaker of it is taken for him.
-    let twoOthers = try await diarized(try Self.realTwoShortTurns())
+    let twoOthers = try await diarized(try SpeakerConversation.realTwoShortTurns())
     let kennedy = try await diarizer().embedding(of: try RealSpeakers.jfk())
     #expect(twoOthers.speakers.allSatisfy { kennedy.similarity(to: $0.embedding) < threshold })
   }

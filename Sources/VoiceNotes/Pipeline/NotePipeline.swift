@@ -201,7 +201,8 @@ public actor NotePipeline {
         progress(Progress(noteID: id, title: title, stage: stage, fraction: update.fraction, tokens: update.tokens))
       }
       do {
-        if stage == .diarizing, try !willDiarize(note) {
+        let speakers = stage == .diarizing ? try diarizer(for: note) : nil
+        if stage == .diarizing, speakers == nil {
           // Nothing to tell apart, or no speakers model: the stage is skipped, unreported.
           note.processing.stage = .analyzing
         } else {
@@ -209,7 +210,7 @@ public actor NotePipeline {
           switch stage {
           case .recording: try finishInterruptedRecording(&note)
           case .transcribing: try await transcribe(&note, progress: report)
-          case .diarizing: try await diarize(&note, progress: report)
+          case .diarizing: if let speakers { try await diarize(&note, with: speakers, progress: report) }
           case .analyzing: try await analyze(&note, progress: reportAnalysis)
           case .done: break
           }
@@ -412,17 +413,20 @@ public actor NotePipeline {
     }
   }
 
-  /// Whether the speakers stage has work for `note`: a transcript with words, and a diarizer.
-  private func willDiarize(_ note: VoiceNote) throws -> Bool {
-    guard let transcript = note.transcript, !transcript.segments.isEmpty else { return false }
-    return try diarizer() != nil
+  /// The diarizer for `note`'s speakers stage, or nil when the stage has nothing to do: no
+  /// transcript with words, or no diarizer.
+  private func diarizer(for note: VoiceNote) throws -> (any SpeakerDiarizing)? {
+    guard let transcript = note.transcript, !transcript.segments.isEmpty else { return nil }
+    return try diarizer()
   }
 
-  /// Tells the note's speakers apart and labels its segments with them, recognising voices the
-  /// library knows by name; a note of one voice keeps its transcript as it was. Skipped when
-  /// there is no diarizer.
-  private func diarize(_ note: inout VoiceNote, progress: @escaping @Sendable (Double) -> Void) async throws {
-    guard let transcript = note.transcript, !transcript.segments.isEmpty, let diarizer = try diarizer() else {
+  /// Tells the note's speakers apart with `diarizer` and labels its segments with them,
+  /// recognising voices the library knows by name; a note of one voice keeps its transcript as it
+  /// was.
+  private func diarize(
+    _ note: inout VoiceNote, with diarizer: any SpeakerDiarizing, progress: @escaping @Sendable (Double) -> Void
+  ) async throws {
+    guard let transcript = note.transcript else {
       note.processing.stage = .analyzing
       return
     }

@@ -1,30 +1,43 @@
 import AudioIO
 import Foundation
 import SpeechRecognition
-import TestSupport
 
 /// A conversation made at test time by joining recordings of known speakers, with short pauses
 /// between them, so that who speaks when is known: the reference turns are each recording's
 /// speech (found by its loudness), labelled with the recording's speaker.
-struct SpeakerConversation: Sendable {
+public struct SpeakerConversation: Sendable {
   /// A recording and who speaks in it.
-  struct Clip: Sendable {
-    var speaker: Int
-    var samples: [Float]
+  public struct Clip: Sendable {
+    /// The speaker, from 0.
+    public var speaker: Int
+    /// The recording, 16 kHz mono.
+    public var samples: [Float]
+
+    /// A recording of `speaker`.
+    public init(speaker: Int, samples: [Float]) {
+      self.speaker = speaker
+      self.samples = samples
+    }
   }
 
-  let name: String
-  let samples: [Float]
-  let reference: [SpeakerTurn]
-  let speakerCount: Int
+  /// What the conversation is, for reports.
+  public let name: String
+  /// The joined recording, 16 kHz mono.
+  public let samples: [Float]
+  /// Who speaks when.
+  public let reference: [SpeakerTurn]
+  /// How many people speak.
+  public let speakerCount: Int
 
-  var duration: Double { Double(samples.count) / SpeakerConversation.rate }
+  /// The length, in seconds.
+  public var duration: Double { Double(samples.count) / SpeakerConversation.rate }
 
-  static let rate = 16_000.0
+  /// The sample rate of every clip and of the result.
+  public static let rate = 16_000.0
 
   /// Joins `clips` with pauses of 0.5 to 0.8 s of faint noise (so no stretch is digital
   /// silence), each clip scaled to the same loudness, like one microphone in one room.
-  init(_ name: String, _ clips: [Clip]) {
+  public init(_ name: String, _ clips: [Clip]) {
     var samples: [Float] = []
     var reference: [SpeakerTurn] = []
     var noise = SplitMix(seed: UInt64(clips.count * 7919 + name.count))
@@ -49,12 +62,12 @@ struct SpeakerConversation: Sendable {
   }
 
   /// A 16 kHz mono recording from a file.
-  static func read(_ url: URL) throws -> [Float] {
+  public static func read(_ url: URL) throws -> [Float] {
     try AudioFile(forReading: url).read(format: .speechAnalysis).samples
   }
 
   /// espeak-ng speaking `text` with `arguments` (voice, pitch, speed), as 16 kHz mono samples.
-  static func speak(_ text: String, _ arguments: [String]) throws -> [Float] {
+  public static func speak(_ text: String, _ arguments: [String]) throws -> [Float] {
     let folder = Fixtures.temporaryFolder("espeak")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("voice.wav")
@@ -110,19 +123,41 @@ struct SpeakerConversation: Sendable {
     }
     return regions
   }
-}
 
-/// A small deterministic random generator, for the pauses' noise.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
+  /// Two real people: the LibriVox reader, Kennedy, the reader again.
+  public static func realTwo() throws -> SpeakerConversation {
+    SpeakerConversation(
+      "real, 2 speakers (LibriVox reader, Kennedy)",
+      [
+        .init(speaker: 0, samples: try RealSpeakers.librivox("0870")),
+        .init(speaker: 1, samples: try RealSpeakers.jfk()),
+        .init(speaker: 0, samples: try RealSpeakers.librivox("0890")),
+      ])
   }
-  /// A value in -1...1.
-  mutating func nextSigned() -> Double { Double(next() >> 11) / Double(1 << 52) - 1 }
+
+  /// Two real people in short turns: the cards reader and the LibriVox reader, alternating.
+  public static func realTwoShortTurns() throws -> SpeakerConversation {
+    SpeakerConversation(
+      "real, 2 speakers, short turns (cards reader, LibriVox reader)",
+      [
+        .init(speaker: 0, samples: try RealSpeakers.cards("005")),
+        .init(speaker: 1, samples: try RealSpeakers.librivox("0920")),
+        .init(speaker: 0, samples: try RealSpeakers.cards("002")),
+        .init(speaker: 1, samples: try RealSpeakers.librivox("0930")),
+        .init(speaker: 0, samples: try RealSpeakers.cards("003")),
+      ])
+  }
+
+  /// Three real people: Kennedy, the cards reader, the LibriVox reader.
+  public static func realThree() throws -> SpeakerConversation {
+    SpeakerConversation(
+      "real, 3 speakers (Kennedy, cards reader, LibriVox reader)",
+      [
+        .init(speaker: 0, samples: try RealSpeakers.jfk()),
+        .init(speaker: 1, samples: try RealSpeakers.cards("005")),
+        .init(speaker: 2, samples: try RealSpeakers.librivox("0870")),
+        .init(speaker: 1, samples: try RealSpeakers.cards("002")),
+        .init(speaker: 2, samples: try RealSpeakers.librivox("0920")),
+      ])
+  }
 }
