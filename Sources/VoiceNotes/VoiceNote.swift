@@ -99,6 +99,9 @@ public struct ProcessingState: Codable, Sendable, Equatable {
     case diarizing
     /// The transcript is saved; the analysis is next.
     case analyzing
+    /// The analysis is saved; embedding the note's passages for search by meaning is next
+    /// (skipped when the embedding model is not installed).
+    case indexing
     /// Nothing left to do.
     case done
   }

@@ -197,7 +197,7 @@ struct SpeakerMemoryTests {
       try database.setUserVersion(2)
       let reopened = try NoteStore(library: folder)
       #expect(try await reopened.note(id: note.id) == note)
-      #expect(try database.userVersion == 3)
+      #expect(try database.userVersion == NoteStore.schemaVersion)
       #expect(try await reopened.voices().isEmpty)
     }
   }

@@ -19,6 +19,7 @@ public enum NoteMarkdown {
     case .transcribing: "transcribing"
     case .diarizing: "identifying speakers"
     case .analyzing, .done: "analysing"
+    case .indexing: "indexing for search"
     }
   }
 

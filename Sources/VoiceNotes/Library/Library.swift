@@ -31,6 +31,8 @@ public actor Library {
   public nonisolated let pipeline: NotePipeline
   /// Every change, as it happens.
   public nonisolated let events = LibraryEventHub()
+  /// Search by meaning over the notes' passages.
+  public nonisolated let semanticIndex: SemanticIndex
 
   /// The note the worker is on, its step and how far it has got.
   private nonisolated let currentWork = Mutex<(id: String, stage: ProcessingState.Stage, fraction: Double)?>(nil)
@@ -45,11 +47,15 @@ public actor Library {
   /// Held while an import looks for the same recording and saves it (see ``importAudioUnlessPresent(from:)``).
   private lazy var importLock = LibraryLock(file: configuration.folder.appendingPathComponent(".import.lock"))
 
-  private init(configuration: LibraryConfiguration, store: NoteStore, readers: [NoteStore], pipeline: NotePipeline) {
+  private init(
+    configuration: LibraryConfiguration, store: NoteStore, readers: [NoteStore], pipeline: NotePipeline,
+    semanticIndex: SemanticIndex
+  ) {
     self.configuration = configuration
     self.store = store
     self.readers = readers
     self.pipeline = pipeline
+    self.semanticIndex = semanticIndex
   }
 
   /// Opens (creating as needed) the library `configuration` names, with the personal vocabulary
@@ -60,14 +66,17 @@ public actor Library {
     let transcribers = transcribers(configuration, vocabulary: vocabulary)
     let analyzers = analyzers(configuration)
     let usesServers = !configuration.transcriptionServers.isEmpty || !configuration.languageModelServers.isEmpty
+    let embedder = passageEmbedder(configuration)
     let pipeline = NotePipeline(
       store: store, transcribers: transcribers, analyzers: analyzers,
       concurrentNotes: usesServers ? transcribers.count + analyzers.count : 1,
-      diarizer: speakerDiarizer(configuration))
+      diarizer: speakerDiarizer(configuration), embedder: embedder)
     let readers = try (0..<max(2, ProcessInfo.processInfo.activeProcessorCount)).map { _ in
       try NoteStore(library: configuration.folder)
     }
-    let library = Library(configuration: configuration, store: store, readers: readers, pipeline: pipeline)
+    let library = Library(
+      configuration: configuration, store: store, readers: readers, pipeline: pipeline,
+      semanticIndex: SemanticIndex(store: readers[0], embedder: embedder))
     await library.noteChangeCounter()
     return library
   }
@@ -97,7 +106,7 @@ public actor Library {
   // MARK: - Reading
 
   /// A read-only connection, taken in turn.
-  private nonisolated var reader: NoteStore {
+  nonisolated var reader: NoteStore {
     readers[nextReader.add(1, ordering: .relaxed).oldValue % readers.count]
   }
 
@@ -114,18 +123,16 @@ public actor Library {
   /// The note with this exact identifier, without its transcript (for lists and events).
   public nonisolated func summary(of id: String) async throws -> VoiceNote? { try await reader.summary(id: id) }
 
-  /// Notes matching `query` in `scope`, best first.
-  public nonisolated func search(_ query: String, scope: SearchScope = .all, limit: Int = 20) async throws
-    -> [SearchResult]
-  {
-    try await reader.search(query, scope: scope, limit: limit)
-  }
-
   /// Action items across notes, grouped by note (see ``NoteStore/actionItems(includeCompleted:person:)``).
   public nonisolated func actionItems(includeCompleted: Bool = false, person: String? = nil) async throws
     -> [ActionItemGroup]
   {
     try await reader.actionItems(includeCompleted: includeCompleted, person: person)
+  }
+
+  /// Notes recorded from `start` up to `end`, oldest first, without their transcripts.
+  public nonisolated func notes(recordedFrom start: Date, to end: Date, limit: Int = 50) async throws -> [VoiceNote] {
+    try await reader.notes(recordedFrom: start, to: end, limit: limit)
   }
 
   /// How many notes the library holds.

@@ -27,6 +27,14 @@ public enum LibraryError: Error, LocalizedError, Equatable, Sendable {
   case voiceExists(name: String)
   /// A speaker's name that is empty, too long or looks like an unnamed speaker's label.
   case invalidSpeakerName(String)
+  /// Search by meaning was asked for, but the embedding model is not installed.
+  case semanticIndexUnavailable
+  /// Search by meaning was asked for, but no note is in the semantic index yet.
+  case semanticIndexEmpty
+  /// Search by meaning was asked for in a field it does not look in (titles, tags, people).
+  case semanticScope(String)
+  /// A question to ask of the notes that is empty or too long.
+  case invalidQuestion(String)
 
   /// A one-line message that says what went wrong and what to do.
   public var errorDescription: String? {
@@ -57,6 +65,14 @@ public enum LibraryError: Error, LocalizedError, Equatable, Sendable {
       "a speaker is already called '\(name)'; choose another name, or merge the two with `voicenotes speakers merge`"
     case .invalidSpeakerName(let detail):
       "\(detail); give a name of 1 to 80 characters, such as Priya"
+    case .semanticIndexUnavailable:
+      "search by meaning needs the embedding model; run `voicenotes models install minilm`"
+    case .semanticIndexEmpty:
+      "no note is indexed for search by meaning yet; run `voicenotes resume` to index the library"
+    case .semanticScope(let scope):
+      "search by meaning looks in transcripts, summaries and action items, not in \(scope.lowercased()); search \(scope.lowercased()) by keyword"
+    case .invalidQuestion(let detail):
+      "\(detail); ask a question of 1 to 500 characters"
     }
   }
 }

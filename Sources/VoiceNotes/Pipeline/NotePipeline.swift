@@ -42,6 +42,11 @@ public actor NotePipeline {
   /// speakers model is not installed, or the library turns it off); the stage is skipped then.
   public nonisolated let diarizer: @Sendable () throws -> (any SpeakerDiarizing)?
 
+  /// Where the passage embedder comes from: asked each time a note reaches the
+  /// ``ProcessingState/Stage/indexing`` stage, nil when the embedding model is not installed;
+  /// the stage is skipped then.
+  public nonisolated let embedder: @Sendable () throws -> (any PassageEmbedding)?
+
   /// The first transcriber.
   public nonisolated var transcriber: FileTranscriber { transcription.workers[0] }
   /// The first analyser.
@@ -50,20 +55,25 @@ public actor NotePipeline {
   /// A pipeline saving into `store`, transcribing with `transcriber` and analysing with `analyzer`.
   public init(
     store: NoteStore, transcriber: FileTranscriber = FileTranscriber(), analyzer: NoteAnalyzer = NoteAnalyzer(),
-    diarizer: (any SpeakerDiarizing)? = nil
+    diarizer: (any SpeakerDiarizing)? = nil, embedder: (any PassageEmbedding)? = nil
   ) {
-    self.init(store: store, transcribers: [transcriber], analyzers: [analyzer], diarizer: { diarizer })
+    self.init(
+      store: store, transcribers: [transcriber], analyzers: [analyzer], diarizer: { diarizer },
+      embedder: { embedder })
   }
 
   /// A pipeline that shares the work among `transcribers` and `analyzers` (each at least one),
   /// with up to `concurrentNotes` notes under way at once (by default one), telling speakers
-  /// apart with what `diarizer` gives (nothing by default).
+  /// apart with what `diarizer` gives and embedding passages with what `embedder` gives
+  /// (nothing by default).
   public init(
     store: NoteStore, transcribers: [FileTranscriber], analyzers: [NoteAnalyzer], concurrentNotes: Int? = nil,
-    diarizer: @escaping @Sendable () throws -> (any SpeakerDiarizing)? = { nil }
+    diarizer: @escaping @Sendable () throws -> (any SpeakerDiarizing)? = { nil },
+    embedder: @escaping @Sendable () throws -> (any PassageEmbedding)? = { nil }
   ) {
     self.store = store
     self.diarizer = diarizer
+    self.embedder = embedder
     transcription = WorkerPool(transcribers)
     analysis = WorkerPool(analyzers)
     self.concurrentNotes = max(concurrentNotes ?? 1, 1)
@@ -202,9 +212,12 @@ public actor NotePipeline {
       }
       do {
         let speakers = stage == .diarizing ? try diarizer(for: note) : nil
+        let embedder = stage == .indexing ? try self.embedder() : nil
         if stage == .diarizing, speakers == nil {
           // Nothing to tell apart, or no speakers model: the stage is skipped, unreported.
           note.processing.stage = .analyzing
+        } else if stage == .indexing, embedder == nil {
+          note.processing.stage = .done
         } else {
           report(0)
           switch stage {
@@ -212,6 +225,7 @@ public actor NotePipeline {
           case .transcribing: try await transcribe(&note, progress: report)
           case .diarizing: if let speakers { try await diarize(&note, with: speakers, progress: report) }
           case .analyzing: try await analyze(&note, progress: reportAnalysis)
+          case .indexing: if let embedder { try await index(&note, with: embedder, progress: report) }
           case .done: break
           }
         }
@@ -294,7 +308,13 @@ public actor NotePipeline {
       }
       finished(current.id)
     }
-    return outcomes.withLock { $0 }
+    var result = outcomes.withLock { $0 }
+    do {
+      result.indexed = try await indexMissingNotes(progress: progress)
+    } catch {
+      result.indexingFailure = FailureText.describe(error)
+    }
+    return result
   }
 
   /// Runs `body` for each of `notes`, at most ``concurrentNotes`` at once, in order of starting.
@@ -474,7 +494,39 @@ public actor NotePipeline {
       }
       return NoteActionItem(isCompleted: item.isCompleted, task: item.task, people: item.people)
     }
+    note.processing.stage = .indexing
+  }
+
+  /// Embeds the note's passages (see ``NotePassage/passages(of:)``) and stores them with the
+  /// note's centroid, replacing its earlier ones.
+  private func index(
+    _ note: inout VoiceNote, with embedder: any PassageEmbedding, progress: @escaping @Sendable (Double) -> Void
+  ) async throws {
+    try await Self.index(note, with: embedder, in: store)
+    progress(1)
     note.processing.stage = .done
+  }
+
+  /// Embeds `note`'s passages with `embedder` and stores them in `store`.
+  static func index(_ note: VoiceNote, with embedder: any PassageEmbedding, in store: NoteStore) async throws {
+    let passages = NotePassage.passages(of: note)
+    let vectors = passages.isEmpty ? [] : try await embedder.embed(passages.map(\.text))
+    try await store.savePassages(passages, vectors: vectors, model: embedder.modelName, of: note.id)
+  }
+
+  /// Adds to the semantic index every finished note it lacks, when there is an embedder; returns
+  /// how many were added. The caller holds the library's lock.
+  private func indexMissingNotes(progress: @escaping @Sendable (Progress) -> Void) async throws -> Int {
+    guard let embedder = try embedder() else { return 0 }
+    var indexed = 0
+    for id in try await store.notesNeedingPassages(model: embedder.modelName) {
+      guard let note = try await store.note(id: id) else { continue }
+      progress(Progress(noteID: id, title: note.title, stage: .indexing, fraction: 0))
+      try await Self.index(note, with: embedder, in: store)
+      progress(Progress(noteID: id, title: note.title, stage: .indexing, fraction: 1))
+      indexed += 1
+    }
+    return indexed
   }
 }
 

@@ -15,6 +15,11 @@ public struct ResumeResult: Sendable {
   public var processed: [VoiceNote] = []
   /// The notes whose step failed; each waits for a retry.
   public var failures: [Failure] = []
+  /// How many finished notes were added to the semantic index (notes from before it existed, or
+  /// from before the embedding model was installed).
+  public var indexed = 0
+  /// Why adding those notes to the semantic index stopped, when it failed; the next pass tries again.
+  public var indexingFailure: String?
   /// Whether another process was working on the library, so this pass did nothing.
   public var libraryBusy = false
 

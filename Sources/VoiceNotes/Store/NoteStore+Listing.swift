@@ -49,6 +49,17 @@ extension NoteStore {
     try database.query("SELECT \(Self.listingColumns) FROM notes WHERE id = ?", [.text(id)], decodeNote).first
   }
 
+  /// Notes recorded from `start` up to (not including) `end`, oldest first, without their
+  /// transcripts; at most `limit` of them.
+  public func notes(recordedFrom start: Date, to end: Date, limit: Int = 50) throws -> [VoiceNote] {
+    try database.query(
+      "SELECT \(Self.listingColumns) FROM notes WHERE created_at >= ? AND created_at < ? ORDER BY created_at LIMIT ?",
+      [
+        .real(start.timeIntervalSinceReferenceDate), .real(end.timeIntervalSinceReferenceDate),
+        .integer(Int64(max(limit, 1))),
+      ], decodeNote)
+  }
+
   /// A number that changes whenever another connection (another process) commits a change to the
   /// database; this connection's own writes leave it alone.
   public func externalChangeCounter() throws -> Int64 {

@@ -80,6 +80,30 @@ extension NoteStore {
         CREATE INDEX IF NOT EXISTS note_speakers_by_voice ON note_speakers (voice_id) WHERE voice_id IS NOT NULL;
         """)
     },
+    // The semantic index: each note's passages (stretches of transcript, the summary, each action
+    // item) with a sentence-embedding vector, and per note the unit-length mean of them, which a
+    // search scores first. A note's row in note_vectors also says which model indexed it.
+    Migration(version: 4) { database in
+      try database.execute(
+        """
+        CREATE TABLE IF NOT EXISTS note_vectors (
+          note_id TEXT PRIMARY KEY,     -- notes.id
+          model TEXT NOT NULL,          -- the embedding model's name
+          updated_at REAL NOT NULL,     -- seconds since 2001-01-01 00:00 UTC
+          vector BLOB NOT NULL          -- little-endian Float32 components; empty for a note with no text
+        );
+        CREATE TABLE IF NOT EXISTS note_passages (
+          note_id TEXT NOT NULL,        -- notes.id
+          passage INTEGER NOT NULL,     -- from 0, in the note's order
+          kind TEXT NOT NULL,           -- NotePassage.Kind
+          start REAL NOT NULL,          -- seconds into the recording
+          end_time REAL NOT NULL,
+          text TEXT NOT NULL,
+          vector BLOB NOT NULL,         -- little-endian Float32 components
+          PRIMARY KEY (note_id, passage)
+        );
+        """)
+    },
   ]
 
   /// Records `terms` in `search_terms` (one statement for the lot).

@@ -46,8 +46,12 @@ extension NoteStore {
         ).first
       else { return nil }
       let (field, snippet) = Self.bestField(of: note, highlighter: highlighter, in: scope)
+      let time =
+        field == .transcript
+        ? note.transcript?.segments.first { highlighter.match($0.text) != nil }?.start : nil
       return SearchResult(
-        note: note, score: hit.score, matchedField: field, snippetRuns: SearchResult.runs(ofMarked: snippet))
+        note: note, score: hit.score, matchedField: field, snippetRuns: SearchResult.runs(ofMarked: snippet),
+        time: time)
     }
   }
 

@@ -185,23 +185,8 @@ extension NoteStore {
   // MARK: - Embeddings as blobs
 
   /// The embedding's components as little-endian 32-bit floats.
-  static func blob(_ embedding: SpeakerEmbedding) -> Data {
-    var data = Data(capacity: embedding.values.count * 4)
-    for value in embedding.values {
-      withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) }
-    }
-    return data
-  }
+  static func blob(_ embedding: SpeakerEmbedding) -> Data { blob(embedding.values) }
 
   /// The embedding stored as ``blob(_:)`` wrote it.
-  static func embedding(_ data: Data?) -> SpeakerEmbedding {
-    guard let data else { return SpeakerEmbedding(values: []) }
-    let bytes = [UInt8](data)
-    let values = stride(from: 0, to: bytes.count - bytes.count % 4, by: 4).map { offset in
-      Float(
-        bitPattern: UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
-          | UInt32(bytes[offset + 3]) << 24)
-    }
-    return SpeakerEmbedding(values: values)
-  }
+  static func embedding(_ data: Data?) -> SpeakerEmbedding { SpeakerEmbedding(values: floats(data)) }
 }

@@ -207,6 +207,8 @@ public actor NoteStore {
       try database.run("DELETE FROM note_search WHERE rowid = ?", [.integer(row.0)])
       try database.run("DELETE FROM notes WHERE number = ?", [.integer(row.0)])
       try database.run("DELETE FROM note_speakers WHERE note_id = ?", [.text(id)])
+      try database.run("DELETE FROM note_passages WHERE note_id = ?", [.text(id)])
+      try database.run("DELETE FROM note_vectors WHERE note_id = ?", [.text(id)])
       return row.1
     }
     // Only a plain file name inside audio/ is ever removed.

@@ -19,6 +19,10 @@ public struct SearchResult: Sendable, Equatable, Identifiable {
   /// One line from ``matchedField`` in runs of text, each matched (a query word found) or not:
   /// what a page highlights without parsing ``snippet``.
   public var snippetRuns: [SnippetRun]
+  /// Where in the recording the match is, in seconds: the start of the transcript segment or
+  /// passage that matched, which a page opens the note at; nil when the match is not in the
+  /// transcript.
+  public var time: Double?
 
   /// A run of a snippet's text.
   public struct SnippetRun: Sendable, Equatable {
@@ -37,12 +41,15 @@ public struct SearchResult: Sendable, Equatable, Identifiable {
   /// The note's identifier.
   public var id: String { note.id }
 
-  /// A result for `note` that matched best in `matchedField`.
-  public init(note: VoiceNote, score: Double, matchedField: SearchScope, snippetRuns: [SnippetRun]) {
+  /// A result for `note` that matched best in `matchedField`, at `time` seconds into the recording.
+  public init(
+    note: VoiceNote, score: Double, matchedField: SearchScope, snippetRuns: [SnippetRun], time: Double? = nil
+  ) {
     self.note = note
     self.score = score
     self.matchedField = matchedField
     self.snippetRuns = snippetRuns
+    self.time = time
   }
 
   /// Splits text marked with ``SearchHighlighter``'s private markers into runs.

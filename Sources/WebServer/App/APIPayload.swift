@@ -38,6 +38,7 @@ enum APIPayload {
       case .transcribing: return isActive ? "transcribing" : "saved"
       case .diarizing: return "speakers"
       case .analyzing: return "analysing"
+      case .indexing: return "indexing"
       case .done: return "done"
       }
     }
@@ -193,6 +194,40 @@ enum APIPayload {
   /// The search answer.
   struct SearchResults: Encodable {
     var results: [SearchHit]
+    /// How the search was done: hybrid, keyword or semantic.
+    var mode: String
+  }
+
+  /// An answer from the note assistant.
+  struct Answer: Encodable {
+    var text: String
+    var abstained: Bool
+    var citations: [Citation]
+
+    init(_ answer: NoteAnswer) {
+      text = answer.text
+      abstained = answer.isAbstention
+      citations = answer.citations.map(Citation.init)
+    }
+  }
+
+  /// A source an answer cites.
+  struct Citation: Encodable {
+    var number: Int
+    var noteID: String
+    var title: String
+    var recordedAt: Date
+    @Nullable var time: Double?
+    var text: String
+
+    init(_ citation: NoteCitation) {
+      number = citation.number
+      noteID = citation.noteID
+      title = citation.title
+      recordedAt = citation.recordedAt
+      time = citation.time
+      text = citation.text
+    }
   }
 
   /// Action items of one note.

@@ -2,6 +2,7 @@ import AudioIO
 import Foundation
 import LanguageModels
 import SpeechRecognition
+import Synchronization
 import VoiceNotes
 
 /// The JSON API (docs/web-api.md): each route reads its input, makes one library call and
@@ -10,6 +11,7 @@ struct APIRoutes: Sendable {
   let library: Library
   let settings: WebApp.Settings
   let tokenRequired: Bool
+  let conversations: AskConversations
 
   /// A route's failure: its status and message.
   struct Failure: Error {
@@ -68,6 +70,9 @@ struct APIRoutes: Sendable {
       case ["export"]:
         try allow(method, "GET")
         return try await export(id, head.query)
+      case ["related"]:
+        try allow(method, "GET")
+        return try await related(id)
       case let rest where rest.count == 2 && rest[0] == "speakers":
         try allow(method, "PUT")
         guard let number = Int(rest[1]), number >= 1 else {
@@ -99,6 +104,9 @@ struct APIRoutes: Sendable {
     case ["search"]:
       try allow(method, "GET")
       return try await search(head.query)
+    case ["ask"]:
+      try allow(method, "POST")
+      return try await ask(request)
     case ["tasks"]:
       try allow(method, "GET")
       return try await tasks(head.query)
@@ -347,18 +355,71 @@ struct APIRoutes: Sendable {
       }
       limit = value
     }
-    guard !words.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-      return .json(APIPayload.encode(APIPayload.SearchResults(results: [])))
+    var mode: SearchMode?
+    if let name = query["mode"], !name.isEmpty {
+      guard let named = SearchMode(rawValue: name) else {
+        throw Failure(400, "'\(name.prefix(20))' is not a search mode; use hybrid, keyword or semantic")
+      }
+      mode = named
     }
-    let results = try await library.search(words, scope: scope, limit: limit)
-    let hits = results.map { result in
+    let used = if let mode { mode } else { try await library.defaultSearchMode(scope: scope) }
+    guard !words.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      return .json(APIPayload.encode(APIPayload.SearchResults(results: [], mode: used.rawValue)))
+    }
+    let results = try await library.search(words, scope: scope, mode: used, limit: limit)
+    return .json(APIPayload.encode(APIPayload.SearchResults(results: hits(results), mode: used.rawValue)))
+  }
+
+  private func hits(_ results: [SearchResult]) -> [APIPayload.SearchHit] {
+    results.map { result in
       APIPayload.SearchHit(
         note: APIPayload.NoteSummary(result.note, progress: library.progress(of: result.note.id)),
         field: Self.scopeName(result.matchedField),
         snippet: result.snippetRuns.map { APIPayload.SnippetRun(text: $0.text, match: $0.isMatch) },
-        segmentStart: Self.segmentStart(of: result))
+        segmentStart: result.time)
     }
-    return .json(APIPayload.encode(APIPayload.SearchResults(results: hits)))
+  }
+
+  private func related(_ id: String) async throws -> HTTPResponse {
+    let note = try await library.note(id)
+    let results = try await library.relatedNotes(to: note.id)
+    return .json(APIPayload.encode(APIPayload.SearchResults(results: hits(results), mode: SearchMode.semantic.rawValue)))
+  }
+
+  /// Answers a question as a stream of server-sent events: `conversation` (its identifier, for
+  /// follow-ups), `text` (each piece of the answer as it is written), then `answer` (the whole
+  /// answer with its citations) or `error`.
+  private func ask(_ request: HTTPRequest) async throws -> HTTPResponse {
+    struct Body: Decodable {
+      var question: String
+      var conversation: String?
+    }
+    let body: Body = try Self.decode(request, example: #"{"question": "what did I promise Kofi?"}"#)
+    let question = body.question.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !question.isEmpty, question.count <= NoteAssistant.maximumQuestionLength else {
+      throw Failure(400, "ask a question of 1 to \(NoteAssistant.maximumQuestionLength) characters")
+    }
+    if let explanation = library.languageModelExplanation { throw Failure(409, explanation) }
+    let (id, assistant) = await conversations.conversation(body.conversation)
+    let task = Mutex<Task<Void, Never>?>(nil)
+    let events = HTTPEventStream(onClose: { task.withLock { $0?.cancel() } })
+    events.send(event: "conversation", data: String(decoding: APIPayload.encode(["id": id]), as: UTF8.self))
+    let work = Task {
+      do {
+        let answer = try await assistant.ask(question) { piece in
+          events.send(event: "text", data: String(decoding: APIPayload.encode(["text": piece]), as: UTF8.self))
+        }
+        events.send(event: "answer", data: String(decoding: APIPayload.encode(APIPayload.Answer(answer)), as: UTF8.self))
+      } catch {
+        let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        events.send(event: "error", data: String(decoding: APIPayload.encode(["error": message]), as: UTF8.self))
+      }
+      events.close()
+    }
+    task.withLock { $0 = work }
+    return HTTPResponse(
+      status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")],
+      body: .events(events))
   }
 
   private func tasks(_ query: [String: String]) async throws -> HTTPResponse {
@@ -456,17 +517,6 @@ struct APIRoutes: Sendable {
 
   static func scopeName(_ scope: SearchScope) -> String { scope == .actionItems ? "action-items" : scope.rawValue }
 
-  /// Where in the recording the first matched word of a transcript match was said.
-  static func segmentStart(of result: SearchResult) -> Double? {
-    guard result.matchedField == .transcript, let transcript = result.note.transcript else { return nil }
-    let matched = result.snippetRuns.filter(\.isMatch).map { $0.text.lowercased() }
-    guard !matched.isEmpty else { return nil }
-    return transcript.segments.first { segment in
-      let text = segment.text.lowercased()
-      return matched.contains { text.contains($0) }
-    }?.start
-  }
-
   static func byteRange(_ header: String, size: Int64) -> (Int64, Int64)? {
     guard header.hasPrefix("bytes="), size > 0 else { return nil }
     let spec = header.dropFirst(6).split(separator: ",").first.map(String.init) ?? ""
@@ -537,7 +587,8 @@ struct APIRoutes: Sendable {
       case .samplesMissing: return (500, "the sample recordings are not installed with this server")
       case .speakerNotFound, .voiceNotFound: return (404, reason(error))
       case .voiceExists: return (409, reason(error))
-      case .invalidSpeakerName: return (400, reason(error))
+      case .invalidSpeakerName, .invalidQuestion, .semanticScope: return (400, reason(error))
+      case .semanticIndexUnavailable, .semanticIndexEmpty: return (409, reason(error))
       }
     case let error as PipelineError:
       switch error {

@@ -36,7 +36,9 @@ public struct WebApp: HTTPHandler {
     self.settings = settings
     resources = WebResources()
     broadcaster = EventBroadcaster(library: library)
-    routes = APIRoutes(library: library, settings: settings, tokenRequired: security.token != nil)
+    routes = APIRoutes(
+      library: library, settings: settings, tokenRequired: security.token != nil,
+      conversations: AskConversations(library: library))
     openAI = OpenAIRoutes(
       library: library, settings: settings,
       uploadFolder: library.configuration.folder.appendingPathComponent(".uploads", isDirectory: true))

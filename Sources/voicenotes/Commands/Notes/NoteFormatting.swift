@@ -19,6 +19,7 @@ enum NoteFormatting {
     case .transcribing: return "transcribing"
     case .diarizing: return "speakers"
     case .analyzing: return "analysing"
+    case .indexing: return "indexing"
     case .done: return "done"
     }
   }

@@ -52,6 +52,7 @@ final class PipelineProgress: Sendable {
       case .transcribing: "transcribed in \(Self.seconds(time))"
       case .diarizing: "speakers told apart in \(Self.seconds(time))"
       case .analyzing: "analysed in \(Self.seconds(time))"
+      case .indexing: "indexed for search by meaning in \(Self.seconds(time))"
       case .recording, .done: nil
       }
     }

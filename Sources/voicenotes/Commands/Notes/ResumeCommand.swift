@@ -27,16 +27,18 @@ struct ResumeCommand: ParsableCommand {
     let pending = try await app.store.notesNeedingWork()
     let progress = ProgressReporter(quiet: quiet)
     var result = ResumeResult()
-    if pending.isEmpty {
+    let unindexed = (try? await app.semanticIndex.coverage().missing) ?? 0
+    if pending.isEmpty && unindexed == 0 {
       progress.finish("Nothing to resume: every note is done or waiting for `voicenotes retry`.")
     } else {
-      try await LibraryOption.ensureModels(app, progress: progress)
+      if !pending.isEmpty { try await LibraryOption.ensureModels(app, progress: progress) }
       result = try await app.resumeUnfinished(progress: PipelineProgress(progress).report)
       if result.libraryBusy {
         progress.finish("another voicenotes process is working on this library; it will finish the notes")
       } else if !result.processed.isEmpty {
         progress.finish("finished \(result.processed.count) note(s)")
       }
+      if result.indexed > 0 { progress.finish("indexed \(result.indexed) note(s) for search by meaning") }
       Self.report(result.failures, progress: progress)
     }
     if json {
@@ -46,6 +48,9 @@ struct ResumeCommand: ParsableCommand {
     }
     if !result.failures.isEmpty {
       throw CommandFailure(message: "\(result.failures.count) note(s) could not be finished")
+    }
+    if let failure = result.indexingFailure {
+      throw CommandFailure(message: "the notes could not be indexed for search by meaning: \(failure)")
     }
   }
 

@@ -65,6 +65,7 @@ export function describeState(summary) {
     case 'transcribing': return `Transcribing${percent || '…'}`;
     case 'speakers': return `Finding speakers${percent || '…'}`;
     case 'analysing': return 'Analysing…';
+    case 'indexing': return 'Indexing…';
     case 'done': return 'Done';
     case 'failed': return 'Failed';
     default: return summary.state ? String(summary.state) : 'Unknown';

@@ -12,7 +12,7 @@ const EXPORTS = [
   { format: 'srt', label: 'SRT' },
   { format: 'vtt', label: 'WebVTT' },
 ];
-const WORKING = new Set(['recording', 'saved', 'transcribing', 'speakers', 'analysing']);
+const WORKING = new Set(['recording', 'saved', 'transcribing', 'speakers', 'analysing', 'indexing']);
 
 /** The index of the segment playing at `time` (segments sorted by start), or -1. */
 export function segmentAt(segments, time) {

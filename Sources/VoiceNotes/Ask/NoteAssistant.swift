@@ -1,0 +1,154 @@
+import Foundation
+import LanguageModels
+
+/// Answers questions about the library's notes with the language model, citing the note and the
+/// moment each statement comes from, or saying that the notes do not say.
+///
+/// Each question is first searched for (words and meaning); the excerpts found go into the prompt
+/// numbered, and the model may call tools to search again, read more of a note, list action items
+/// or list the notes of some days. Follow-up questions continue the same conversation; when it
+/// nears the model's context size, the conversation so far is summarised into a new session.
+///
+/// ```swift
+/// let assistant = NoteAssistant(library: library)
+/// let answer = try await assistant.ask("What did I promise the finance team?") { print($0, terminator: "") }
+/// for citation in answer.citations { print("[\(citation.number)]", citation.label) }
+/// ```
+public actor NoteAssistant {
+  /// What the answer says when the notes do not hold the answer.
+  public static let abstention = "The notes don't say."
+  /// The longest question taken, in characters.
+  public static let maximumQuestionLength = 500
+  /// How many notes' excerpts go into the prompt before the model starts.
+  public static let excerptCount = 4
+  /// The share of the context a conversation may fill before it is summarised.
+  static let summaryThreshold = 0.7
+
+  /// The library asked about.
+  public nonisolated let library: Library
+  /// The model that answers.
+  public nonisolated let model: SystemLanguageModel
+  /// Every excerpt shown in this conversation, by number.
+  public nonisolated let book = CitationBook()
+  private var session: LanguageModelSession
+  private var summaries = 0
+
+  /// An assistant over `library`, answering with `model` (by default the library's own).
+  public init(library: Library, model: SystemLanguageModel? = nil) {
+    self.library = library
+    let model = model ?? library.languageModel
+    self.model = model
+    session = Self.makeSession(model: model, library: library, book: book, earlier: nil)
+  }
+
+  /// How many times the conversation has been summarised to stay within the context.
+  public var summaryCount: Int { summaries }
+
+  /// Answers `question`, passing the text to `onText` as it is generated.
+  ///
+  /// Throws ``LibraryError/invalidQuestion(_:)`` for an empty or overlong question, and the
+  /// model's errors (not installed, context exceeded even after summarising) as they are.
+  public func ask(_ question: String, onText: @Sendable (String) -> Void = { _ in }) async throws -> NoteAnswer {
+    let question = question.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !question.isEmpty else { throw LibraryError.invalidQuestion("the question is empty") }
+    guard question.count <= Self.maximumQuestionLength else {
+      throw LibraryError.invalidQuestion("the question is \(question.count) characters long")
+    }
+    let excerpts = try await SearchNotesTool.excerpts(
+      for: question, scope: .all, in: library, book: book, limit: Self.excerptCount)
+    let prompt = Self.prompt(question: question, excerpts: excerpts)
+    try await summariseIfNeeded(adding: prompt)
+    var text = ""
+    let stream = session.streamResponse(
+      to: prompt, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 320))
+    for try await snapshot in stream {
+      let current = snapshot.content
+      if current.count > text.count, current.hasPrefix(text) { onText(String(current.dropFirst(text.count))) }
+      text = current
+    }
+    return Self.answer(from: text, book: book)
+  }
+
+  /// Turns the model's text into an answer: the citations it uses that exist, and whether it
+  /// abstains (then with no citations).
+  static func answer(from text: String, book: CitationBook) -> NoteAnswer {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let folded = trimmed.lowercased().replacingOccurrences(of: "\u{2019}", with: "'")
+    let abstains =
+      ["notes don't say", "notes do not say", "notes don't mention", "notes do not mention"].contains {
+        folded.contains($0)
+      }
+    var numbers: [Int] = []
+    for match in trimmed.matches(of: /\[(\d{1,3})(?:\s*,\s*(\d{1,3}))*\]/) {
+      let inside = trimmed[match.range].dropFirst().dropLast()
+      for part in inside.split(separator: ",") {
+        if let number = Int(part.trimmingCharacters(in: .whitespaces)), !numbers.contains(number) {
+          numbers.append(number)
+        }
+      }
+    }
+    let citations = abstains ? [] : numbers.compactMap { book.citation($0) }
+    return NoteAnswer(text: trimmed, citations: citations, isAbstention: abstains && citations.isEmpty)
+  }
+
+  /// The turn's prompt: the question and the excerpts found for it.
+  static func prompt(question: String, excerpts: [String]) -> String {
+    let found = excerpts.isEmpty ? "(no note matched the question)" : excerpts.joined(separator: "\n")
+    return """
+      Question: \(question)
+
+      Excerpts from my notes:
+      \(found)
+
+      Answer from these excerpts (or call a tool to look further). Put the excerpt number in brackets after each fact, like [2]. If they do not answer the question, reply only: \(abstention)
+      """
+  }
+
+  /// The session's instructions: answer from the notes, cite, or abstain.
+  static func instructions(earlier: String?) -> String {
+    var text = """
+      You answer questions about the user's own voice notes. Use only what the numbered excerpts \
+      say; never guess or add facts. Answer in one to three short sentences, in the second person \
+      ("you said", "your dentist"), and after each fact write the number of the excerpt it comes \
+      from in brackets, like [1]. If the excerpts do not contain the answer, reply exactly: \
+      \(abstention)
+      """
+    if let earlier { text += "\n\nEarlier in this conversation: \(earlier)" }
+    return text
+  }
+
+  private static func makeSession(
+    model: SystemLanguageModel, library: Library, book: CitationBook, earlier: String?
+  ) -> LanguageModelSession {
+    LanguageModelSession(
+      model: model,
+      tools: [
+        SearchNotesTool(library: library, book: book), ReadNoteTool(library: library, book: book),
+        ActionItemsTool(library: library, book: book), NotesByDateTool(library: library, book: book),
+      ],
+      instructions: instructions(earlier: earlier))
+  }
+
+  /// Starts a new session holding a summary of this one when this one, with `prompt` and room
+  /// for an answer, would fill more than ``summaryThreshold`` of the context.
+  private func summariseIfNeeded(adding prompt: String) async throws {
+    let turns = session.transcript.compactMap { entry -> String? in
+      switch entry {
+      case .prompt: "Q: " + entry.description
+      case .response: "A: " + entry.description
+      default: nil
+      }
+    }
+    guard !turns.isEmpty else { return }
+    let used = try await model.tokenCount(for: session.transcript.map(\.description).joined(separator: "\n") + prompt) + 400
+    guard Double(used) > Double(model.contextSize) * Self.summaryThreshold else { return }
+    let summariser = LanguageModelSession(
+      model: model,
+      instructions: "Summarise a conversation about the user's notes in at most four sentences, keeping the facts, names and excerpt numbers.")
+    let summary = try await summariser.respond(
+      to: turns.joined(separator: "\n").suffix(6_000).description,
+      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 160))
+    summaries += 1
+    session = Self.makeSession(model: model, library: library, book: book, earlier: summary.content)
+  }
+}

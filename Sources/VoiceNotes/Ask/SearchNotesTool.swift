@@ -1,0 +1,61 @@
+import LanguageModels
+
+/// The assistant's search: notes matching a query by words and meaning, as numbered excerpts the
+/// answer can cite.
+public struct SearchNotesTool: Tool {
+  /// What the model generates to search.
+  @Generable
+  public struct Arguments: Sendable {
+    /// What to look for.
+    @Guide(description: "What to look for, in a few words")
+    public var query: String
+    /// Which part of the notes to look in.
+    @Guide(description: "Where to look", .anyOf(["all", "transcript", "summary", "actionItems", "people"]))
+    public var scope: String
+  }
+
+  /// The tool's name, as the model calls it.
+  public let name = "searchNotes"
+  /// When the model should call it.
+  public let description = "Searches the voice notes by words and meaning; returns numbered excerpts to cite."
+
+  let library: Library
+  let book: CitationBook
+  /// How many notes one search returns.
+  static let resultCount = 4
+
+  /// A search over `library` whose excerpts are numbered in `book`.
+  public init(library: Library, book: CitationBook) {
+    self.library = library
+    self.book = book
+  }
+
+  /// Searches and returns one numbered excerpt per note found, or says nothing matched.
+  public func call(arguments: Arguments) async throws -> String {
+    let scope = SearchScope(rawValue: arguments.scope) ?? .all
+    let lines = try await Self.excerpts(
+      for: arguments.query, scope: scope, in: library, book: book, limit: Self.resultCount)
+    return lines.isEmpty ? "No note matches \"\(arguments.query)\"." : lines.joined(separator: "\n")
+  }
+
+  /// Numbered excerpts of the notes that best match `query`: the passage each matched at.
+  static func excerpts(
+    for query: String, scope: SearchScope, in library: Library, book: CitationBook, limit: Int
+  ) async throws -> [String] {
+    let results: [SearchResult]
+    do {
+      results = try await library.search(query, scope: scope, limit: limit)
+    } catch NoteStoreError.emptyQuery {
+      return []
+    }
+    var lines: [String] = []
+    for result in results {
+      let note = try await library.note(result.note.id)
+      let excerpt: (text: String, time: Double?) =
+        result.matchedField == .transcript
+        ? NoteExcerpt.around(result.time, in: note) : (NoteExcerpt.overview(of: note), nil)
+      lines.append(CitationBook.line(book.add(excerpt.text, of: note, at: excerpt.time)))
+    }
+    return lines
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import LanguageModels
+import Synchronization
+
+// TEMP extension TextEmbedder: PassageEmbedding {}
+
+extension Library {
+  /// The one place the passage embedder is made: what the pipeline's indexing stage and the
+  /// semantic index ask for. Nil while the embedding model is not installed, so the stage is
+  /// skipped and search is by keyword alone; loaded when first needed and kept.
+  static func passageEmbedder(_ configuration: LibraryConfiguration) -> @Sendable () throws -> (any PassageEmbedding)? {
+    return { nil }  // TEMP
+  }
+
+  /// Reciprocal rank fusion's constant: a result's fused score is the sum over the lists it is in
+  /// of 1 / (k + its rank there), so being first in one list weighs about as much as being fifth
+  /// in both, and scores of different kinds (BM25, cosine) never need to be made comparable.
+  static let fusionConstant = 60.0
+  /// How deep each list is read before fusing.
+  static let fusionDepth = 50
+
+  /// How a search with no mode given is done: hybrid when the library has a semantic index and
+  /// `scope` is one that meaning can be searched in, keyword otherwise.
+  public nonisolated func defaultSearchMode(scope: SearchScope = .all) async throws -> SearchMode {
+    guard Self.passageKinds(in: scope) != nil, try await semanticIndex.isReady() else { return .keyword }
+    return .hybrid
+  }
+
+  /// Notes matching `query` in `scope`, best first, found by `mode` (by default
+  /// ``defaultSearchMode(scope:)``). A semantic or hybrid search needs the embedding model and an
+  /// indexed note, and looks only in transcripts, summaries and action items.
+  public nonisolated func search(
+    _ query: String, scope: SearchScope = .all, mode: SearchMode? = nil, limit: Int = 20
+  ) async throws -> [SearchResult] {
+    let mode = if let mode { mode } else { try await defaultSearchMode(scope: scope) }
+    if mode == .keyword { return try await reader.search(query, scope: scope, limit: limit) }
+    guard let kinds = Self.passageKinds(in: scope) else { throw LibraryError.semanticScope(scope.displayName) }
+    guard try await semanticIndex.isReady() else {
+      _ = try await semanticIndex.requireEmbedder()
+      throw LibraryError.semanticIndexEmpty
+    }
+    let matches = try await semanticIndex.search(query, kinds: kinds, limit: mode == .hybrid ? Self.fusionDepth : limit)
+    if mode == .semantic {
+      return try await matches.prefix(limit).asyncCompactMap { match in
+        try await self.result(for: match, query: query, score: Double(match.similarity))
+      }
+    }
+    let keyword = try await reader.search(query, scope: scope, limit: Self.fusionDepth)
+    var fused: [String: Double] = [:]
+    for (rank, result) in keyword.enumerated() { fused[result.note.id, default: 0] += 1 / (Self.fusionConstant + Double(rank + 1)) }
+    for (rank, match) in matches.enumerated() {
+      fused[match.passage.noteID, default: 0] += 1 / (Self.fusionConstant + Double(rank + 1))
+    }
+    let byKeyword = Dictionary(keyword.map { ($0.note.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let byMeaning = Dictionary(matches.map { ($0.passage.noteID, $0) }, uniquingKeysWith: { first, _ in first })
+    let order = fused.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.prefix(limit)
+    return try await order.asyncCompactMap { id, score in
+      if var result = byKeyword[id] {
+        result.score = score
+        if result.time == nil, let passage = byMeaning[id]?.passage, passage.kind == .transcript {
+          result.time = passage.start
+        }
+        return result
+      }
+      guard let match = byMeaning[id] else { return nil }
+      return try await self.result(for: match, query: query, score: score)
+    }
+  }
+
+  /// The notes closest in meaning to the note `id`, best first, each with the passage that is
+  /// closest to it; empty when the library has no semantic index.
+  public nonisolated func relatedNotes(to id: String, limit: Int = 5) async throws -> [SearchResult] {
+    try await semanticIndex.related(to: id, limit: limit).asyncCompactMap { match in
+      try await self.result(for: match, query: nil, score: Double(match.similarity))
+    }
+  }
+
+  /// A search result for a passage found by meaning, its words from `query` highlighted.
+  private nonisolated func result(for match: PassageMatch, query: String?, score: Double) async throws
+    -> SearchResult?
+  {
+    guard let note = try await reader.summary(id: match.passage.noteID) else { return nil }
+    let passage = match.passage
+    let field: SearchScope =
+      switch passage.kind {
+      case .transcript: .transcript
+      case .summary: .summary
+      case .actionItem: .actionItems
+      }
+    let highlighted = query.flatMap { try? FullTextQuery($0) }.flatMap { SearchHighlighter($0).match(passage.text) }
+    let runs =
+      highlighted.map { SearchResult.runs(ofMarked: $0.snippet) }
+      ?? [SearchResult.SnippetRun(text: Self.opening(of: passage.text), isMatch: false)]
+    return SearchResult(
+      note: note, score: score, matchedField: field, snippetRuns: runs,
+      time: passage.kind == .transcript ? passage.start : nil)
+  }
+
+  /// The first words of `text`, "…" after them when some were left out.
+  static func opening(of text: String, words: Int = 24) -> String {
+    let all = text.split(whereSeparator: \.isWhitespace)
+    return all.prefix(words).joined(separator: " ") + (all.count > words ? "…" : "")
+  }
+
+  /// The passages a semantic search in `scope` looks at; nil for scopes meaning is not searched in.
+  static func passageKinds(in scope: SearchScope) -> Set<NotePassage.Kind>? {
+    switch scope {
+    case .all: [.transcript, .summary, .actionItem]
+    case .transcript: [.transcript]
+    case .summary: [.summary]
+    case .actionItems: [.actionItem]
+    case .title, .tags, .people: nil
+    }
+  }
+}
+
+extension Sequence where Element: Sendable {
+  /// `transform` applied to each element in order, one at a time, leaving out nils.
+  fileprivate func asyncCompactMap<T>(_ transform: (Element) async throws -> T?) async rethrows -> [T] {
+    var results: [T] = []
+    for element in self {
+      if let value = try await transform(element) { results.append(value) }
+    }
+    return results
+  }
+}
