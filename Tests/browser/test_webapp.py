@@ -44,13 +44,14 @@ LIBRIVOX = Path("/usr/share/pocketsphinx/test/data/librivox")
 JFK = ROOT / ".deps" / "testdata" / "jfk.wav"
 SAMPLE_FILES = {"book-idea.mp3", "groceries.opus", "team-sync.m4a"}
 EXPORT_FORMATS = {"md", "json", "txt", "srt", "vtt"}
-STATES = {"recording", "saved", "transcribing", "analysing", "done", "failed"}
+STATES = {"recording", "saved", "transcribing", "speakers", "analysing", "indexing", "done", "failed"}
 
 # Bounds. Transcription and analysis of one note on two cores take well under a minute; the
 # waits below are generous so that a slow machine is not mistaken for a broken app.
 SERVER_START_S = 120.0
 PROCESSING_S = 240.0
 UI_S = 15.0
+ASK_S = 300.0  # one answer from the language model on two cores, with its tool calls
 
 
 def info(msg: str) -> None:
@@ -59,6 +60,10 @@ def info(msg: str) -> None:
 
 class Failure(Exception):
     """An expectation did not hold."""
+
+
+class Skip(Exception):
+    """The scenario cannot run here (a model is missing); printed as SKIP, counted as neither."""
 
 
 def expect(condition: Any, message: str) -> None:
@@ -288,13 +293,15 @@ class Run:
         self.recorded_stop_at = 0.0
         self.imported: dict[str, str] = {}  # file name -> note id
         self.samples: list[str] = []
+        self.ask_library: AskLibrary | None = None
 
     # -- scenario plumbing
 
     def scenario(self, name: str, body: Callable[[], None], needs: Callable[[], bool] | None = None,
                  why: str = "") -> bool:
         only = getattr(self.args, "only", None)
-        if only and only not in name and name != "server and browser start":
+        # TEXT matches from the start of a word ("ask" is not "tasks").
+        if only and not re.search(rf"(?<![a-z]){re.escape(only)}", name) and name != "server and browser start":
             return False
         start = time.monotonic()
         if needs is not None and not needs():
@@ -303,6 +310,9 @@ class Run:
             return False
         try:
             body()
+        except Skip as e:
+            print(f"SKIP {name}: {e}", flush=True)
+            return False
         except Exception as e:  # noqa: BLE001 (any error fails this scenario, not the run)
             self.failed += 1
             reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
@@ -419,6 +429,8 @@ class Run:
         return ["--language-model", self.args.language_model]
 
     def finish(self) -> None:
+        if self.ask_library:
+            self.ask_library.server.stop(grace=10)
         if self.browser:
             errors = [m for m in self.browser.browser_log() if m.get("level") == "SEVERE"]
             for m in errors[:10]:
@@ -1171,6 +1183,284 @@ def cli_changes_appear(r: "Run") -> None:
                                        "return e ? e.textContent.trim() : null;", css) == title,
                    timeout=UI_S, what="the CLI's new title to show in the open page")
 
+# ---------------------------------------------------------------------------------------------
+# Asking, search modes and related notes: their own library with the samples, analysed by the
+# language model that answers questions (--ask-model, default qwen-1.5b).
+
+
+class AskLibrary:
+    """A server on its own library holding the three samples, every one done."""
+
+    def __init__(self, r: "Run"):
+        model = r.args.ask_model
+        self.server = Server(r.program, r.tmp / "ask", ARTIFACTS / "server-ask.log", ["--language-model", model])
+        api = self.server.api
+        status = api.get("/api/status")
+        lm = status["languageModel"]
+        if not lm.get("available"):
+            self.server.stop(grace=10)
+            raise Skip(f"the language model {lm.get('name')} is not available: {lm.get('reason')}")
+        code, restored, _ = api.request("POST", "/api/samples/restore", b"")
+        expect(code == 200 and len(restored.get("imported", [])) == 3, f"restoring the samples answered {code} {restored!r}")
+        self.samples = {n["originalFileName"]: n["id"] for n in restored["imported"]}
+        expect(set(self.samples) == SAMPLE_FILES, f"restored {sorted(self.samples)}")
+        began = time.monotonic()
+        self.notes: dict[str, dict] = {}
+        for name, note_id in self.samples.items():
+            left = max(5.0, 3 * PROCESSING_S - (time.monotonic() - began))
+
+            def done(note_id=note_id):
+                n = api.note(note_id)
+                if n["state"] == "failed":
+                    raise Failure(f"sample {n['originalFileName']} failed: {n.get('error')}")
+                return n if n["state"] == "done" else None
+
+            self.notes[name] = wait_until(done, timeout=left, interval=1.0, what=f"sample {name} to be done")
+        info(f"ask library: samples done in {time.monotonic() - began:.0f} s with {model}")
+        code, body, _ = api.request("GET", "/api/search?q=shopping&mode=semantic")
+        self.semantic = code == 200
+        self.semantic_reason = "" if self.semantic else f"{code} {body.get('error') if isinstance(body, dict) else body!r}"
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    @property
+    def api(self) -> Api:
+        return self.server.api
+
+
+def ask_library(r: "Run") -> AskLibrary:
+    if r.ask_library is None or not r.ask_library.server.alive():
+        r.ask_library = AskLibrary(r)
+    return r.ask_library
+
+
+def turns(r: "Run") -> list[dict]:
+    """The Ask screen's thread: each turn's state, question, answer text, citations and sources."""
+    return r.b.execute(
+        "return [...document.querySelectorAll('[data-testid=\"ask-turn\"]')].map(t => ({"
+        " state: t.dataset.state,"
+        " question: t.querySelector('[data-testid=\"ask-question\"]').textContent,"
+        " text: t.querySelector('[data-testid=\"ask-answer-text\"]').textContent,"
+        " abstained: t.querySelector('[data-testid=\"ask-answer\"]').classList.contains('abstained'),"
+        " error: t.querySelector('[data-testid=\"ask-error\"]').hidden ? '' :"
+        "   t.querySelector('[data-testid=\"ask-error\"]').textContent,"
+        " citations: [...t.querySelectorAll('[data-testid=\"citation-link\"]')].map(a =>"
+        "   ({note: a.dataset.noteId, number: a.dataset.number, href: a.getAttribute('href')})),"
+        " sources: [...t.querySelectorAll('[data-testid=\"ask-source\"]')].map(s => ({note: s.dataset.noteId,"
+        "   text: s.textContent}))}));")
+
+
+WATCH_STREAM = """
+window.__askStream = {streamed: 0, states: []};
+const seen = (root) => {
+  const all = root.querySelectorAll('[data-testid="ask-turn"]');
+  const last = all[all.length - 1];
+  if (!last) return;
+  const s = window.__askStream;
+  if (s.states[s.states.length - 1] !== last.dataset.state) s.states.push(last.dataset.state);
+  if (last.dataset.state === 'streaming') {
+    const n = last.querySelector('[data-testid="ask-answer-text"]').textContent.length;
+    s.streamed = Math.max(s.streamed, n);
+  }
+};
+if (window.__askObserver) window.__askObserver.disconnect();
+window.__askObserver = new MutationObserver(() => seen(document));
+window.__askObserver.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true,
+  attributeFilter: ['data-state']});
+"""
+
+
+def ask_in_page(r: "Run", question: str, count: int) -> dict:
+    """Types `question` in the Ask screen and presses Enter; waits for turn `count` to finish."""
+    r.b.execute(WATCH_STREAM)
+    box = r.wait_shown(tid("ask-input"))
+    box.send_keys(question + ENTER)
+    r.b.wait_until(lambda: len(turns(r)) == count, timeout=UI_S, what=f"turn {count} in the thread")
+    r.b.wait_until(lambda: r.shown(tid("ask-waiting")) or turns(r)[-1]["state"] != "waiting", timeout=UI_S,
+                   what="the waiting state (or an answer)")
+    began = time.monotonic()
+    turn = r.b.wait_until(lambda: (lambda t: t if t["state"] in ("done", "error") else None)(turns(r)[-1]),
+                          timeout=ASK_S, interval=0.5, what=f"the answer to {question!r}")
+    stream = r.b.execute("return window.__askStream;")
+    info(f"asked {question!r} in {time.monotonic() - began:.0f} s: states {stream['states']}, "
+         f"{stream['streamed']} characters streamed before the answer; answer {turn['text']!r}"[:400])
+    expect(turn["state"] == "done", f"the question {question!r} got an error: {turn['error']}")
+    turn["streamed"] = stream["streamed"]
+    return turn
+
+
+def ask(r: "Run") -> None:
+    """The Ask screen: a question answered from the groceries note, streamed, with citations that
+    open the cited note; a follow-up in the same conversation; and a question the notes cannot
+    answer, which abstains with no citations."""
+    lib = ask_library(r)
+    groceries = lib.notes["groceries.opus"]
+    spoken = " ".join(s["text"] for s in groceries["transcript"]["segments"])
+    info(f"groceries note: {spoken.strip()[:200]!r}")
+    # Errors before streaming are one JSON line.
+    code, body, _ = lib.api.request("POST", "/api/ask", {"question": "  "})
+    expect(code == 400 and isinstance(body, dict) and body.get("error"), f"an empty question answered {code} {body!r}")
+
+    r.b.get(lib.url + "#/")
+    r.wait_shown(tid("nav-ask")).click()
+    r.wait_shown(tid("ask-view"))
+    expect("#/ask" in r.b.url, f"the Ask link went to {r.b.url}")
+    expect(r.b.find(tid("nav-ask")).attribute("aria-current") == "page", "nav-ask is not marked as the current page")
+    expect(r.b.execute("return document.activeElement && document.activeElement.dataset.testid;") == "ask-input",
+           "the question field does not have the focus when the Ask screen opens")
+    label = r.b.execute("const i = document.querySelector('[data-testid=\"ask-input\"]');"
+                        "return i.labels.length ? i.labels[0].textContent : null;")
+    expect(label, "the question field has no label")
+    r.shot("ask-empty.png")
+
+    question = "What do I need to buy at the shop?"
+    first = ask_in_page(r, question, 1)
+    expect(first["streamed"] > 0, "no answer text appeared before the answer was finished (not streamed)")
+    expect(not first["abstained"], f"the answer abstained: {first['text']!r}")
+    expect(first["citations"], f"the answer has no citation links: {first['text']!r}")
+    expect(first["sources"], "the answer has no sources listed")
+    cited = {c["note"] for c in first["citations"]}
+    for note_id in cited:
+        code, _, _ = lib.api.request("GET", f"/api/notes/{note_id}")
+        expect(code == 200, f"a citation points to note {note_id}, which answers {code}")
+    expect(groceries["id"] in cited, f"the answer cites {sorted(cited)}, not the groceries note {groceries['id'][:8]}")
+    expect({s["note"] for s in first["sources"]} == cited, "the sources list differs from the cited notes")
+    times = r.b.execute("return [...document.querySelectorAll('[data-testid=\"ask-source-time\"]')]"
+                        ".map(e => e.textContent);")
+    expect(all(re.fullmatch(r"\d+:\d{2}", t) for t in times), f"source times {times} are not m:ss")
+    r.shot("ask.png")
+
+    link = r.b.find(tid("citation-link"))
+    target, href = link.attribute("data-note-id"), link.attribute("href")
+    link.click()
+    r.b.wait_until(lambda: rendered(r.b, tid("note-page")) and r.b.find(tid("note-page")).attribute("data-id") == target,
+                   timeout=UI_S, what=f"the cited note {target[:8]} to open")
+    m = re.search(r"[?&]t=([\d.]+)", href)
+    if m:
+        audio = r.b.find(tid("note-audio"))
+        t = r.b.wait_until(lambda: (lambda v: v if v is not None and abs(v - float(m.group(1))) < 1.0 else None)(
+            r.b.execute("return arguments[0].readyState > 0 ? arguments[0].currentTime : null;", audio)),
+            timeout=UI_S, what=f"the cited note's audio at {m.group(1)} s")
+        info(f"citation {href}: opened at {t:.2f} s")
+    r.b.execute("history.back();")
+    r.wait_shown(tid("ask-view"))
+    expect(len(turns(r)) == 1, "coming back to Ask lost the conversation")
+
+    follow = ask_in_page(r, "Is there anything else on that list?", 2)
+    both = turns(r)
+    expect(len(both) == 2 and all(t["state"] == "done" and t["text"].strip() for t in both),
+           f"the thread does not hold two answers: {both}")
+    r.shot("ask-follow-up.png")
+    # A new conversation: the thread is cleared, and a question the notes don't answer abstains.
+    r.b.find(tid("ask-new")).click()
+    r.b.wait_until(lambda: not turns(r), timeout=UI_S, what="New conversation to clear the thread")
+    none = ask_in_page(r, "What is my passport number?", 1)
+    expect("The notes don't say." in none["text"].replace("\u2019", "'"),
+           f"the unanswerable question got {none['text']!r}, not an abstention")
+    expect(none["abstained"], "the abstention is not marked as one")
+    expect(not none["citations"] and not none["sources"], f"the abstention has citations: {none}")
+    r.shot("ask-abstained.png")
+    del follow
+
+
+def search_modes(r: "Run") -> None:
+    """The search screen's mode control: the mode used is shown; keyword results for a word in a
+    sample; meaning results for a paraphrase (or the server's message when there is no embedding
+    model); results still open at their segment."""
+    lib = ask_library(r)
+    groceries = lib.notes["groceries.opus"]
+    segments = groceries["transcript"]["segments"]
+    word = next((w.lower() for s in segments for w in re.findall(r"[A-Za-z]{5,}", s["text"])
+                 if w.lower() not in {"there", "about", "would", "should", "think", "going"}), None)
+    expect(word, "no word of 5 letters in the groceries transcript")
+    default = lib.api.get(f"/api/search?q={word}")["mode"]
+    r.b.get(lib.url + f"#/search?q={word}")
+    used = lambda: r.b.execute(  # noqa: E731
+        "const e = document.querySelector('[data-testid=\"search-mode-used\"]'); return e ? e.dataset.mode : null;")
+    checked = lambda: r.b.execute(  # noqa: E731
+        "const e = document.querySelector('[data-testid=\"search-mode\"]:checked'); return e ? e.value : null;")
+    r.b.wait_until(lambda: used() == default, timeout=UI_S, what=f"the page to say it searched by {default}")
+    expect(checked() == default, f"the mode control shows {checked()!r}, the server used {default!r}")
+
+    def pick(mode: str) -> None:
+        r.b.find(f'label[for="search-mode-{mode}"]').click()
+        r.b.wait_until(lambda: f"mode={mode}" in r.b.url, timeout=UI_S, what=f"mode={mode} in the route")
+
+    pick("keyword")
+    r.b.wait_until(lambda: used() == "keyword" and r.shown(tid("search-result")), timeout=UI_S,
+                   what="keyword results")
+    api = [h["note"]["id"] for h in lib.api.get(f"/api/search?q={word}&mode=keyword")["results"]]
+    ui = [e.attribute("data-id") for e in r.shown(tid("search-result"))]
+    expect(ui == api[:20], f"keyword search for {word!r}: page {ui}, API {api}")
+    expect(groceries["id"] in ui, f"keyword search for {word!r} does not find the groceries note")
+    r.shot("search-keyword.png")
+
+    paraphrase = "food to pick up from the supermarket"
+    code, body, _ = lib.api.request("GET", f"/api/search?q={urllib.parse.quote(paraphrase)}&mode=semantic")
+    r.b.execute("location.hash = arguments[0];", f"#/search?q={urllib.parse.quote(paraphrase)}&mode=keyword")
+    pick("semantic")
+    if code == 200:
+        r.b.wait_until(lambda: used() == "semantic" and r.shown(tid("search-result")), timeout=UI_S,
+                       what="meaning results")
+        ui = [e.attribute("data-id") for e in r.shown(tid("search-result"))]
+        expect(ui == [h["note"]["id"] for h in body["results"]][:20], f"meaning search: page {ui}, API {body}")
+        expect(groceries["id"] in ui[:2], f"meaning search for {paraphrase!r} does not put groceries first or second")
+        snippets = [e.text for e in r.shown(tid("search-result") + " .snippet")]
+        expect(all(s.strip() for s in snippets), f"a meaning result has no snippet: {snippets}")
+        r.shot("search-meaning.png")
+        pick("hybrid")
+        r.b.wait_until(lambda: used() == "hybrid" and r.shown(tid("search-result")), timeout=UI_S,
+                       what="hybrid results")
+    else:
+        expect(code == 409 and body.get("error"), f"meaning search without the embedding model answered {code} {body!r}")
+        message = body["error"]
+        r.b.wait_until(lambda: message in r.b.find(tid("search-summary")).text, timeout=UI_S,
+                       what=f"the server's message {message!r} on the page")
+        expect(checked() == "semantic", "the mode control does not show Meaning after a 409")
+        info(f"meaning search: 409 {message!r} shown (no embedding model)")
+        r.shot("search-meaning-unavailable.png")
+        r.wait_shown(tid("search-keyword-instead")).click()
+        r.b.wait_until(lambda: used() == "keyword", timeout=UI_S, what="the keyword fallback")
+    # A transcript result opens at its segment.
+    r.b.execute("location.hash = arguments[0];", f"#/search?q={word}&scope=transcript&mode=keyword")
+    hit = r.b.wait_until(lambda: [e for e in r.shown(tid("search-result")) if e.attribute("data-segment-start")],
+                         timeout=UI_S, what="a transcript result with a segment start")[0]
+    start = float(hit.attribute("data-segment-start"))
+    target = hit.attribute("data-id")
+    hit.find("a").click()
+    r.b.wait_until(lambda: rendered(r.b, tid("note-page")) and r.b.find(tid("note-page")).attribute("data-id") == target,
+                   timeout=UI_S, what="the result's note")
+    audio = r.b.find(tid("note-audio"))
+    r.b.wait_until(lambda: (lambda v: v is not None and abs(v - start) < 1.0)(
+        r.b.execute("return arguments[0].readyState > 0 ? arguments[0].currentTime : null;", audio)),
+        timeout=UI_S, what=f"the note's audio at the result's segment ({start:.2f} s)")
+
+
+def related(r: "Run") -> None:
+    """A note's page lists the notes closest in meaning, each a link that opens it."""
+    lib = ask_library(r)
+    if not lib.semantic:
+        raise Skip(f"no semantic index (GET /api/search?mode=semantic answered {lib.semantic_reason})")
+    note = lib.notes["groceries.opus"]
+    api = [h["note"]["id"] for h in lib.api.get(f"/api/notes/{note['id']}/related")["results"]]
+    r.b.get(lib.url + f"#/notes/{note['id']}")
+    r.b.wait_until(lambda: r.b.find(tid("note-page")).attribute("data-id") == note["id"], timeout=UI_S,
+                   what="the note page")
+    if not api:
+        time.sleep(1.0)
+        expect(not r.shown(tid("related-notes")), "related-notes is shown although the API has none")
+        raise Skip("the semantic index has no notes related to the groceries note")
+    r.wait_shown(tid("related-notes"))
+    ui = [e.attribute("data-id") for e in r.shown(tid("related-note"))]
+    expect(ui == api, f"related notes: page {ui}, API {api}")
+    expect(note["id"] not in ui, "a note is related to itself")
+    r.shot("note-related.png")
+    r.b.find(tid("related-link")).click()
+    r.b.wait_until(lambda: r.b.find(tid("note-page")).attribute("data-id") == ui[0], timeout=UI_S,
+                   what="the related note to open")
+
 
 def rendered(browser: Browser, css: str) -> list:
     """The elements matching `css` that are rendered: not display:none (themselves or an
@@ -1196,6 +1486,8 @@ def main() -> int:
     ap.add_argument("--program", default=str(ROOT / ".build" / "debug" / "voicenotes"),
                     help="the voicenotes binary (default .build/debug/voicenotes)")
     ap.add_argument("--language-model", default="qwen-0.5b", help="the server's language model (default qwen-0.5b)")
+    ap.add_argument("--ask-model", default="qwen-1.5b",
+                    help="the language model of the ask, search-modes and related scenarios' library (default qwen-1.5b)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary library and fixtures")
     ap.add_argument("--only", metavar="TEXT",
                     help="run only the scenarios whose names contain TEXT (after the server and browser start)")
@@ -1234,6 +1526,9 @@ def main() -> int:
         r.scenario("server killed while recording", r.kill_while_recording)
         r.scenario("language model unavailable: banner, note transcribed and waiting", lambda: model_unavailable(r))
         r.scenario("speakers: labelled, named on the transcript, renamed and forgotten", lambda: speakers(r))
+        r.scenario("ask: streamed answer with citations, follow-up, abstention", lambda: ask(r))
+        r.scenario("search-modes: hybrid, keyword and meaning", lambda: search_modes(r))
+        r.scenario("related notes on a note's page", lambda: related(r))
     finally:
         r.finish()
     info(f"{time.monotonic() - began:.0f} s in all; screenshots in {ARTIFACTS}")

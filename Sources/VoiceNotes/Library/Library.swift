@@ -59,14 +59,17 @@ public actor Library {
   }
 
   /// Opens (creating as needed) the library `configuration` names, with the personal vocabulary
-  /// compiled into the transcriber when there is one.
-  public static func open(_ configuration: LibraryConfiguration) async throws -> Library {
+  /// compiled into the transcriber when there is one. `embedder` replaces the installed embedding
+  /// model (for tests of the semantic index's logic).
+  public static func open(
+    _ configuration: LibraryConfiguration, embedder: (@Sendable () throws -> (any PassageEmbedding)?)? = nil
+  ) async throws -> Library {
     let store = try NoteStore(library: configuration.folder)
     let vocabulary = try await PersonalVocabulary.prepared(in: configuration.folder)
     let transcribers = transcribers(configuration, vocabulary: vocabulary)
     let analyzers = analyzers(configuration)
     let usesServers = !configuration.transcriptionServers.isEmpty || !configuration.languageModelServers.isEmpty
-    let embedder = passageEmbedder(configuration)
+    let embedder = embedder ?? passageEmbedder(configuration)
     let pipeline = NotePipeline(
       store: store, transcribers: transcribers, analyzers: analyzers,
       concurrentNotes: usesServers ? transcribers.count + analyzers.count : 1,

@@ -100,14 +100,105 @@ export const forgetSpeaker = (voiceID) => request('DELETE', `/api/speakers/${id(
 
 // Search and action items
 
-export const search = (q, scope = 'all', { signal, limit = 20 } = {}) =>
-  request('GET', `/api/search${query({ q, scope, limit })}`, { signal });
+/** `mode` is hybrid, keyword or semantic (omitted: the server's default). The answer says which was used. */
+export const search = (q, scope = 'all', { signal, limit = 20, mode } = {}) =>
+  request('GET', `/api/search${query({ q, scope, limit, mode })}`, { signal });
+
+/** The notes closest in meaning to one note: `{results, mode}` (empty without a semantic index). */
+export const relatedNotes = (noteID, { signal } = {}) =>
+  request('GET', `/api/notes/${id(noteID)}/related`, { signal });
 
 export const listTasks = ({ completed = false, person } = {}) =>
   request('GET', `/api/tasks${query({ completed: completed ? 'true' : 'false', person })}`);
 
 export const setTaskDone = (itemID, done) =>
   request('PATCH', `/api/tasks/${id(itemID)}`, { json: { done } });
+
+// Asking
+
+/**
+ * Asks a question of the notes (POST /api/ask), reading the server-sent events of its answer.
+ * `on.conversation({id})`, `on.text({text})` for each piece as it is written, then `on.answer(answer)`
+ * or `on.error({error})`. Resolves when the stream ends; rejects with an ApiError when the server
+ * refuses the question before answering (its one-line message) or the connection is lost.
+ */
+export async function ask(question, { conversation, signal, on = {} } = {}) {
+  const json = { question };
+  if (conversation) json.conversation = conversation;
+  let response;
+  try {
+    response = await fetch('/api/ask', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+      body: JSON.stringify(json),
+      signal,
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
+  } catch (error) {
+    if (error && error.name === 'AbortError') throw error;
+    throw new ApiError(UNREACHABLE, 0);
+  }
+  if (!response.ok) throw errorFrom(response.status, response.statusText, parseJSON(await response.text()));
+  if (!response.body) throw new ApiError('This browser can’t read a streamed answer.', 0);
+
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let event = 'message';
+  let data = [];
+  let finished = false;
+
+  const dispatch = () => {
+    if (data.length === 0) {
+      event = 'message';
+      return;
+    }
+    const payload = parseJSON(data.join('\n'));
+    const name = event;
+    event = 'message';
+    data = [];
+    if (payload === null) return;
+    if (name === 'answer' || name === 'error') finished = true;
+    const handler = on[name];
+    if (handler) handler(payload);
+  };
+
+  const line = (text) => {
+    if (text === '') {
+      dispatch();
+      return;
+    }
+    if (text.startsWith(':')) return; // a comment (keep-alive)
+    const colon = text.indexOf(':');
+    const field = colon === -1 ? text : text.slice(0, colon);
+    let value = colon === -1 ? '' : text.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'event') event = value || 'message';
+    else if (field === 'data') data.push(value);
+  };
+
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.search(/\r\n|\r|\n/)) !== -1) {
+        const text = buffer.slice(0, end);
+        buffer = buffer.slice(end + (buffer.startsWith('\r\n', end) ? 2 : 1));
+        line(text);
+      }
+    }
+  } catch (error) {
+    if (error && error.name === 'AbortError') throw error;
+    throw new ApiError('The connection was lost while the answer was being written.', 0);
+  }
+  buffer += decoder.decode();
+  if (buffer) line(buffer);
+  dispatch();
+  if (!finished) throw new ApiError('The answer stopped before it was finished.', 0);
+}
 
 // Models
 

@@ -12,6 +12,7 @@ import { createSearch } from './search.js';
 import { createTasksScreen } from './tasks.js';
 import { createModelsScreen } from './models.js';
 import { createSpeakersScreen } from './speakers.js';
+import { createAskScreen } from './ask.js';
 
 const store = createAppStore();
 const events = api.createEventStream();
@@ -38,6 +39,7 @@ const screens = {
   notes: { screen: createNotesScreen({ api, events, store, recorder, toast, navigate }), title: 'Notes' },
   note: { screen: createNoteScreen({ api, events, toast, navigate, setTitle: (t) => shell.setTitle(t) }), title: null },
   search: { screen: search.screen, title: 'Search' },
+  ask: { screen: createAskScreen({ api }), title: 'Ask' },
   tasks: { screen: createTasksScreen({ api, events, toast }), title: 'Action items' },
   models: { screen: createModelsScreen({ api, events, store, toast, refreshStatus }), title: 'Models' },
   speakers: { screen: createSpeakersScreen({ api, events, toast }), title: 'Speakers' },

@@ -1,5 +1,5 @@
 // One note (#/notes/ID, optionally ?t=SECONDS): player, transcript that follows the audio,
-// editable title, summary, tags, people, action items, retry, delete and exports.
+// editable title, summary, tags, people, action items, related notes, retry, delete and exports.
 
 import { el, on, delegate, qs, qsa, replace, setText, prefersReducedMotion } from './dom.js';
 import { formatDate, formatFullDate, formatDuration, describeState, displayTitle } from './format.js';
@@ -60,6 +60,9 @@ function createNoteView(container, handlers) {
   const tasksEmpty = el('p', { class: 'muted' });
   const transcript = el('div', { class: 'transcript', 'data-testid': 'transcript' });
   const exportLinks = el('ul', { class: 'export-links' });
+  const relatedList = el('ul', { class: 'related-list', 'data-testid': 'related-list', 'aria-labelledby': 'related-heading' });
+  const related = el('section', { class: 'related-section', 'data-testid': 'related-notes', 'aria-labelledby': 'related-heading', hidden: true },
+    el('h2', { id: 'related-heading' }, 'Related notes'), relatedList);
   const deleteButton = el('button', { type: 'button', class: 'btn danger-quiet', 'data-testid': 'note-delete' }, 'Delete note…');
 
   const confirmText = el('p');
@@ -90,6 +93,7 @@ function createNoteView(container, handlers) {
         el('h2', { id: 'people-heading' }, 'People'), people, peopleEmpty)),
     el('section', { class: 'transcript-section', 'aria-labelledby': 'transcript-heading' },
       el('h2', { id: 'transcript-heading' }, 'Transcript'), transcript),
+    related,
     el('footer', { class: 'note-actions' },
       el('div', { class: 'exports' }, el('span', { class: 'muted', id: 'export-label' }, 'Export'), exportLinks),
       deleteButton),
@@ -268,6 +272,22 @@ function createNoteView(container, handlers) {
       if (!editing) titleInput.value = title || '';
     },
 
+    /** The notes closest in meaning (search hits); the section stays hidden when there are none. */
+    renderRelated(hits) {
+      replace(relatedList, ...hits.map((hit) => {
+        const other = hit.note || {};
+        const start = typeof hit.segmentStart === 'number' ? hit.segmentStart : undefined;
+        const text = (hit.snippet || []).map((run) => run.text).join('').trim();
+        return el('li', { class: 'related-item', 'data-testid': 'related-note', 'data-id': other.id },
+          el('a', { href: links.note(other.id, start), class: 'result-link', 'data-testid': 'related-link' },
+            el('span', { class: 'result-title' }, displayTitle(other)),
+            el('span', { class: 'result-meta' },
+              start === undefined ? '' : `at ${formatDuration(start)} · `, formatDate(other.createdAt)),
+            text ? el('p', { class: 'snippet' }, text) : null));
+      }));
+      related.hidden = hits.length === 0;
+    },
+
     renderTasks(items, emptyText) {
       replace(tasks, ...items.map((item) => {
         const boxID = `task-${item.id}`;
@@ -395,6 +415,7 @@ export function createNoteScreen({ api, events, toast, navigate, setTitle }) {
   let startAt = null;
   let audioState = null;
   let transcriptKey = null;
+  let relatedKey = null;
 
   function reset() {
     for (const off of offs) off();
@@ -408,6 +429,23 @@ export function createNoteScreen({ api, events, toast, navigate, setTitle }) {
     deleting = false;
     audioState = null;
     transcriptKey = null;
+    relatedKey = null;
+  }
+
+  // Related notes: asked for once the note is loaded, and again when it finishes processing
+  // (its passages are indexed last). A failure only leaves the section hidden.
+  async function loadRelated(current) {
+    const key = `${current.id}:${current.state === 'done'}`;
+    if (key === relatedKey) return;
+    relatedKey = key;
+    const currentView = view;
+    try {
+      const answer = await api.relatedNotes(current.id);
+      if (view !== currentView || !view || relatedKey !== key) return;
+      view.renderRelated((answer && answer.results) || []);
+    } catch {
+      if (view === currentView && view) view.renderRelated([]);
+    }
   }
 
   function show(next) {
@@ -425,6 +463,7 @@ export function createNoteScreen({ api, events, toast, navigate, setTitle }) {
       segments = list;
       view.renderTranscript(note.transcript, note.state);
     }
+    loadRelated(note);
     if (startAt !== null) {
       const t = startAt;
       startAt = null;

@@ -1,4 +1,4 @@
-// Hash routes: #/, #/notes/ID?t=SECONDS, #/search?q=…&scope=…, #/tasks, #/models, #/speakers.
+// Hash routes: #/, #/notes/ID?t=SECONDS, #/search?q=…&scope=…&mode=…, #/ask, #/tasks, #/models, #/speakers.
 // Knows only location.hash, never the page's elements.
 
 /** Parses a hash into {name, params, query}. Unknown paths are {name: 'notFound'}. */
@@ -19,7 +19,7 @@ export function parseHash(hash) {
   if (parts.length === 0) return { name: 'notes', params: {}, query };
   if (parts[0] === 'notes' && parts.length === 1) return { name: 'notes', params: {}, query };
   if (parts[0] === 'notes' && parts.length === 2) return { name: 'note', params: { id: parts[1] }, query };
-  if (parts.length === 1 && ['search', 'tasks', 'models', 'speakers'].includes(parts[0])) {
+  if (parts.length === 1 && ['search', 'ask', 'tasks', 'models', 'speakers'].includes(parts[0])) {
     return { name: parts[0], params: {}, query };
   }
   return { name: 'notFound', params: {}, query };
@@ -41,7 +41,10 @@ export const links = {
     withQuery(`#/notes/${encodeURIComponent(id)}`, {
       t: typeof seconds === 'number' && Number.isFinite(seconds) ? Math.max(0, Math.round(seconds * 100) / 100) : undefined,
     }),
-  search: (q, scope) => withQuery('#/search', { q, scope: scope && scope !== 'all' ? scope : undefined }),
+  search: (q, scope, mode) => withQuery('#/search', {
+    q, scope: scope && scope !== 'all' ? scope : undefined, mode: mode || undefined,
+  }),
+  ask: () => '#/ask',
   tasks: () => '#/tasks',
   models: () => '#/models',
   speakers: () => '#/speakers',

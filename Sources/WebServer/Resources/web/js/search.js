@@ -1,6 +1,7 @@
 // Search: the field and scope picker in the header, and the results screen
-// (#/search?q=…&scope=…). Searches as you type; stale requests are cancelled and
-// answers that arrive out of order are ignored.
+// (#/search?q=…&scope=…&mode=…) with its mode control (hybrid, keyword or meaning; without
+// `mode` the server picks, and the screen shows what it used). Searches as you type; stale
+// requests are cancelled and answers that arrive out of order are ignored.
 
 import { el, on, qs, replace, setText, toggleAttr } from './dom.js';
 import { formatDate, formatDuration, displayTitle } from './format.js';
@@ -13,7 +14,14 @@ const FIELD_NAMES = {
   tags: 'Tags', people: 'People', 'action-items': 'Action items',
 };
 
+export const MODES = [
+  { value: 'hybrid', label: 'Hybrid', used: 'words and meaning' },
+  { value: 'keyword', label: 'Keyword', used: 'keywords' },
+  { value: 'semantic', label: 'Meaning', used: 'meaning' },
+];
+
 const normalScope = (scope) => (SCOPES.includes(scope) ? scope : 'all');
+const normalMode = (mode) => (MODES.some((m) => m.value === mode) ? mode : '');
 
 // Views
 
@@ -47,11 +55,33 @@ function createHeaderSearchView(root, handlers) {
   };
 }
 
-function createResultsView(container) {
-  const summary = el('p', { class: 'search-summary', 'aria-live': 'polite' });
+function createResultsView(container, handlers) {
+  const summary = el('p', { class: 'search-summary', 'data-testid': 'search-summary', 'aria-live': 'polite' });
   const results = el('ol', { class: 'search-results', 'data-testid': 'search-results', 'aria-label': 'Search results' });
+  const radios = MODES.map((mode) => el('input', {
+    type: 'radio', name: 'search-mode', id: `search-mode-${mode.value}`, value: mode.value,
+    'data-testid': 'search-mode', 'data-mode': mode.value,
+  }));
+  const modeControl = el('fieldset', { class: 'segmented', 'data-testid': 'search-modes' },
+    el('legend', { class: 'visually-hidden' }, 'Search by'),
+    ...MODES.map((mode, i) => [radios[i], el('label', { for: `search-mode-${mode.value}` }, mode.label)]));
+  const used = el('span', { class: 'search-mode-used muted', 'data-testid': 'search-mode-used' });
+  const fallback = el('button', { type: 'button', class: 'btn small', 'data-testid': 'search-keyword-instead', hidden: true },
+    'Search by keyword instead');
   container.append(el('section', { class: 'screen search-screen', 'aria-labelledby': 'search-heading' },
-    el('h1', { id: 'search-heading' }, 'Search'), summary, results));
+    el('div', { class: 'screen-head' }, el('h1', { id: 'search-heading' }, 'Search'),
+      el('div', { class: 'search-mode-bar' }, modeControl, used)),
+    summary, fallback, results));
+  for (const radio of radios) on(radio, 'change', () => { if (radio.checked) handlers.mode(radio.value); });
+  on(fallback, 'click', () => handlers.mode('keyword'));
+
+  function showMode(chosen, actual) {
+    const shown = chosen || actual || '';
+    for (const radio of radios) radio.checked = radio.value === shown;
+    const mode = MODES.find((m) => m.value === actual);
+    used.dataset.mode = actual || '';
+    setText(used, mode ? `Searched by ${mode.used}` : '');
+  }
 
   function snippet(runs) {
     return el('p', { class: 'snippet' }, ...(runs || []).map((run) =>
@@ -64,27 +94,43 @@ function createResultsView(container) {
   }
 
   return {
-    renderHint() {
+    renderHint(mode) {
+      showMode(mode, '');
+      fallback.hidden = true;
+      summary.classList.remove('inline-error');
       setText(summary, 'Type in the search field to look through titles, transcripts, summaries, tags, people and action items.');
       results.replaceChildren();
       toggleAttr(results, 'aria-busy', false);
+    },
+    renderMode(mode) {
+      showMode(mode, '');
     },
     renderBusy(busy) {
       toggleAttr(results, 'aria-busy', busy);
       results.classList.toggle('busy', busy);
     },
-    renderError(message) {
-      setText(summary, `The search didn’t work: ${message}`);
+    renderError(message, status, mode) {
+      showMode(mode, '');
+      summary.classList.add('inline-error');
+      // 409: searching by meaning needs the embedding model; the server says what to do.
+      setText(summary, status === 409 ? message : `The search didn’t work: ${message}`);
+      fallback.hidden = !(status === 409 && mode !== 'keyword');
       results.replaceChildren();
     },
-    renderResults(list, q, scope) {
+    renderResults(list, q, scope, mode, usedMode) {
+      showMode(mode, usedMode);
+      fallback.hidden = true;
+      summary.classList.remove('inline-error');
       const n = list.length;
       const inScope = scope === 'all' ? '' : ` in ${FIELD_NAMES[scope].toLowerCase()}`;
       setText(summary, n === 0 ? `Nothing matches “${q}”${inScope}.` : `${n} ${n === 1 ? 'result' : 'results'} for “${q}”${inScope}`);
       replace(results, ...list.map((result) => {
         const note = result.note || {};
         const start = typeof result.segmentStart === 'number' ? result.segmentStart : undefined;
-        return el('li', { class: 'search-result', 'data-testid': 'search-result', 'data-id': note.id },
+        return el('li', {
+          class: 'search-result', 'data-testid': 'search-result', 'data-id': note.id,
+          'data-segment-start': start === undefined ? null : String(start),
+        },
           el('a', { href: links.note(note.id, start), class: 'result-link' },
             el('span', { class: 'result-title' }, displayTitle(note)),
             el('span', { class: 'result-meta' }, where(result), ' · ', formatDate(note.createdAt)),
@@ -106,15 +152,17 @@ export function createSearch({ api, router, navigate }) {
 
   function go(q, scope, immediate) {
     clearTimeout(timer);
-    const onSearch = router.current().name === 'search';
+    const route = router.current();
+    const onSearch = route.name === 'search';
     if (!q.trim() && !onSearch) return;
-    const apply = () => navigate(links.search(q, scope), { replace: onSearch });
+    const mode = onSearch ? normalMode(route.query.mode) : '';
+    const apply = () => navigate(links.search(q, scope, mode), { replace: onSearch });
     if (immediate) apply();
     else timer = setTimeout(apply, DEBOUNCE_MS);
   }
 
-  async function run(q, scope) {
-    const key = `${scope}\u0000${q}`;
+  async function run(q, scope, mode) {
+    const key = `${scope}\u0000${mode}\u0000${q}`;
     if (key === last) return;
     last = key;
     if (controller) controller.abort();
@@ -122,19 +170,20 @@ export function createSearch({ api, router, navigate }) {
     const mine = ++sequence;
     if (!q.trim()) {
       view.renderBusy(false);
-      view.renderHint();
+      view.renderHint(mode);
       return;
     }
     const abort = new AbortController();
     controller = abort;
     view.renderBusy(true);
+    view.renderMode(mode);
     try {
-      const answer = await api.search(q, scope, { signal: abort.signal });
+      const answer = await api.search(q, scope, { signal: abort.signal, mode: mode || undefined });
       if (mine !== sequence || !view) return;
-      view.renderResults(answer.results || [], q, scope);
+      view.renderResults(answer.results || [], q, scope, mode, answer.mode);
     } catch (error) {
       if (error.name === 'AbortError' || mine !== sequence || !view) return;
-      view.renderError(error.message);
+      view.renderError(error.message, error.status, mode);
       last = null;
     } finally {
       if (mine === sequence && view) view.renderBusy(false);
@@ -142,8 +191,15 @@ export function createSearch({ api, router, navigate }) {
   }
 
   function fromRoute(route) {
-    return { q: route.query.q || '', scope: normalScope(route.query.scope) };
+    return { q: route.query.q || '', scope: normalScope(route.query.scope), mode: normalMode(route.query.mode) };
   }
+
+  const viewHandlers = {
+    mode(mode) {
+      const { q, scope } = fromRoute(router.current());
+      navigate(links.search(q, scope, mode), { replace: true });
+    },
+  };
 
   return {
     /** Binds the header's field and scope picker (they live outside the screens). */
@@ -168,14 +224,14 @@ export function createSearch({ api, router, navigate }) {
 
     screen: {
       mount(container, route) {
-        view = createResultsView(container);
+        view = createResultsView(container, viewHandlers);
         last = null;
-        const { q, scope } = fromRoute(route);
-        run(q, scope);
+        const { q, scope, mode } = fromRoute(route);
+        run(q, scope, mode);
       },
       update(route) {
-        const { q, scope } = fromRoute(route);
-        run(q, scope);
+        const { q, scope, mode } = fromRoute(route);
+        run(q, scope, mode);
       },
       unmount() {
         clearTimeout(timer);

@@ -3,7 +3,7 @@
 
 import { qs, qsa, el, on, setText } from './dom.js';
 
-const NAV_FOR_ROUTE = { notes: 'nav-notes', note: 'nav-notes', search: null, tasks: 'nav-tasks', models: 'nav-models', speakers: 'nav-speakers' };
+const NAV_FOR_ROUTE = { notes: 'nav-notes', note: 'nav-notes', search: null, ask: 'nav-ask', tasks: 'nav-tasks', models: 'nav-models', speakers: 'nav-speakers' };
 
 export function createShell(root = document) {
   const main = qs('#main', root);
