@@ -37,9 +37,10 @@ build: engines
 SPEECH_MODELS := base tiny.en
 LANGUAGE_MODELS := qwen-1.5b qwen-0.5b smollm-135m
 SPEAKER_MODELS := speakers
+EMBEDDING_MODELS := minilm
 
 models: build
-	@$(CLI) models install $(SPEECH_MODELS) $(LANGUAGE_MODELS) $(SPEAKER_MODELS)
+	@$(CLI) models install $(SPEECH_MODELS) $(LANGUAGE_MODELS) $(SPEAKER_MODELS) $(EMBEDDING_MODELS)
 
 ## demo: import the bundled sample notes into a fresh library, transcribe and analyse them,
 ## then show the notes and their open action items
@@ -57,7 +58,7 @@ demo: deps
 ## torture run (kills, concurrency, full disk, read-only) and every fuzz target for a moment
 test: engines servers lint
 	swift build --build-tests
-	@.build/debug/voicenotes models install $(SPEECH_MODELS) $(LANGUAGE_MODELS) $(SPEAKER_MODELS)
+	@.build/debug/voicenotes models install $(SPEECH_MODELS) $(LANGUAGE_MODELS) $(SPEAKER_MODELS) $(EMBEDDING_MODELS)
 	swift test --skip-build --no-parallel
 	python3 Tests/browser/test_webapp.py --program .build/debug/voicenotes
 	python3 Tests/openai/test_openai_client.py --program .build/debug/voicenotes
@@ -89,6 +90,8 @@ bench: deps servers
 	.build/release/CustomModelBenchmark
 	swift build -c release --product SpeakerBenchmark
 	.build/release/SpeakerBenchmark --runs 3
+	swift build -c release --product EmbeddingBenchmark
+	.build/release/EmbeddingBenchmark --runs 3
 	swift build -c release --product AppBenchmark
 	.build/release/AppBenchmark search
 	.build/release/AppBenchmark pipeline --models qwen-1.5b,qwen-0.5b

@@ -139,6 +139,11 @@ let package = Package(
       name: "SpeakerBenchmark", dependencies: ["SpeechRecognition", "AudioIO", "VoiceNotes", "TestSupport"],
       path: "Benchmarks/SpeakerBenchmark"),
 
+    // The embedding benchmark (make bench): sentence embeddings per second, batched and one at a
+    // time, against the converter's numpy forward pass.
+    .executableTarget(
+      name: "EmbeddingBenchmark", dependencies: ["LanguageModels"], path: "Benchmarks/EmbeddingBenchmark"),
+
     // The analysis-quality evaluation (make eval).
     .executableTarget(
       name: "AnalysisEval", dependencies: ["VoiceNotes", "LanguageModels"], path: "Benchmarks/AnalysisEval"),

@@ -20,5 +20,8 @@ if [[ -f "$SHERPA/include/sherpa-onnx/c-api/c-api.h" ]]; then
   cp -a "$SHERPA/include/." "$PREFIX/include/"
   cp -a "$SHERPA/lib/"*.so* "$PREFIX/lib/"
 fi
+# The model converters `voicenotes models install` runs, where an installed program looks for them.
+mkdir -p "$PREFIX/share/voicenotes"
+cp "$ROOT/scripts/convert-speaker-models.py" "$ROOT/scripts/convert-embedding-model.py" "$PREFIX/share/voicenotes/"
 if [[ "$PREFIX" == /usr/local || "$PREFIX" == /usr ]] && command -v ldconfig >/dev/null; then ldconfig; fi
 echo "install-engines: whisper.cpp and llama.cpp are in $PREFIX (headers, libraries, pkg-config files)"

@@ -7,13 +7,20 @@ import ModelSupport
 /// An actor on its own thread (llama contexts are not thread-safe, and decoding blocks). It keeps
 /// the tokens whose keys and values sit in the KV cache, so a prompt that extends the previous
 /// one (the next turn of a conversation, a prewarmed prefix) only evaluates what is new.
+///
+/// In embedding mode (``init(embeddingModelAt:threads:)``) the context pools each sequence's
+/// outputs into one vector instead of keeping a KV cache; ``embed(_:)`` runs many sequences per
+/// forward pass.
 actor LlamaEngine {
   private let model: OpaquePointer
   private let context: OpaquePointer
   private let vocab: OpaquePointer
   private let executor: EngineThread
   private var cachedTokens: [Int32] = []
-  private let batchSize: Int32 = 512
+  private let batchSize = Int32(LlamaEngine.tokensPerPass)
+
+  /// Tokens evaluated in one `llama_decode`; in embedding mode, also the most one sequence may have.
+  static let tokensPerPass = 512
 
   /// The model file this engine runs.
   let path: String
@@ -21,10 +28,25 @@ actor LlamaEngine {
   let contextSize: Int
   /// The chat template stored in the GGUF file, if any.
   let chatTemplate: String?
+  /// Length of the model's hidden state: of the vectors ``embed(_:)`` returns.
+  let embeddingLength: Int
+  /// At most this many sequences go into one forward pass in embedding mode.
+  let sequencesPerBatch: Int
 
   nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
   init(path: String, contextSize: Int, threads: Int) throws(LlamaError) {
+    try self.init(path: path, contextSize: contextSize, threads: threads, embeddings: false)
+  }
+
+  /// Loads an embedding model (a BERT-like encoder whose GGUF file names its pooling) for
+  /// ``embed(_:)``: non-causal, no KV cache, each sequence's token outputs mean-pooled.
+  /// ``batchSize`` tokens, in at most ``sequencesPerBatch`` sequences, go into one forward pass.
+  init(embeddingModelAt path: String, threads: Int) throws(LlamaError) {
+    try self.init(path: path, contextSize: Self.tokensPerPass, threads: threads, embeddings: true)
+  }
+
+  private init(path: String, contextSize: Int, threads: Int, embeddings: Bool) throws(LlamaError) {
     Self.initializeBackend
     var modelParameters = llama_model_default_params()
     modelParameters.n_gpu_layers = 0
@@ -38,6 +60,15 @@ actor LlamaEngine {
     contextParameters.n_threads = Int32(threads)
     contextParameters.n_threads_batch = Int32(threads)
     contextParameters.no_perf = true
+    let sequences = embeddings ? 64 : 1
+    if embeddings {
+      // An encoder evaluates a whole batch in one micro-batch, its sequences masked from each
+      // other; mean pooling gives one vector per sequence.
+      contextParameters.embeddings = true
+      contextParameters.pooling_type = LLAMA_POOLING_TYPE_MEAN
+      contextParameters.n_seq_max = UInt32(sequences)
+      contextParameters.kv_unified = true
+    }
     guard let context = llama_init_from_model(model, contextParameters) else {
       llama_model_free(model)
       throw .contextFailed(path: path)
@@ -48,6 +79,8 @@ actor LlamaEngine {
     self.path = path
     self.contextSize = Int(llama_n_ctx(context))
     chatTemplate = llama_model_chat_template(model, nil).map { String(cString: $0) }
+    embeddingLength = Int(llama_model_n_embd(model))
+    sequencesPerBatch = sequences
     executor = EngineThread(name: "llama")
   }
 
@@ -61,6 +94,12 @@ actor LlamaEngine {
   /// The tokens of `text`; `special` parses control tokens such as `<|im_start|>`.
   func tokenize(_ text: String, special: Bool = true) -> [Int32] {
     Self.tokenize(text, vocab: vocab, special: special)
+  }
+
+  /// The tokens of `text` with the model's own markers around them (a BERT's `[CLS]` and
+  /// `[SEP]`), control tokens in the text read as plain text.
+  func tokenizeForEmbedding(_ text: String) -> [Int32] {
+    Self.tokenize(text, vocab: vocab, special: false, addingMarkers: true)
   }
 
   /// The text of `tokens`, as the model would write it.
@@ -257,6 +296,55 @@ actor LlamaEngine {
     return tokens.count - shared
   }
 
+  // MARK: - Embeddings
+
+  /// The pooled output of each token sequence (not normalised), in order.
+  ///
+  /// Consecutive sequences are packed into forward passes of at most ``batchSize`` tokens and
+  /// ``sequencesPerBatch`` sequences; each sequence must have between 1 and ``tokensPerPass``
+  /// tokens. Only for an engine made with ``init(embeddingModelAt:threads:)``.
+  func embed(_ sequences: [[Int32]]) throws(LlamaError) -> [[Float]] {
+    guard let longest = sequences.map(\.count).max() else { return [] }
+    guard sequences.allSatisfy({ !$0.isEmpty }), longest <= Int(batchSize) else {
+      throw .contextExceeded(tokens: longest, limit: Int(batchSize))
+    }
+    var batch = llama_batch_init(batchSize, 0, 1)
+    defer { llama_batch_free(batch) }
+    var vectors: [[Float]] = []
+    vectors.reserveCapacity(sequences.count)
+    var first = 0
+    while first < sequences.count {
+      var end = first
+      var tokens = 0
+      while end < sequences.count, end - first < sequencesPerBatch, tokens + sequences[end].count <= Int(batchSize) {
+        tokens += sequences[end].count
+        end += 1
+      }
+      batch.n_tokens = 0
+      for (sequence, ids) in sequences[first..<end].enumerated() {
+        for (position, token) in ids.enumerated() {
+          let index = Int(batch.n_tokens)
+          batch.token[index] = token
+          batch.pos[index] = Int32(position)
+          batch.n_seq_id[index] = 1
+          batch.seq_id[index]![0] = Int32(sequence)
+          batch.logits[index] = 1
+          batch.n_tokens += 1
+        }
+      }
+      let status = llama_decode(context, batch)
+      guard status == 0 else { throw .decodeFailed(status: status) }
+      for sequence in 0..<(end - first) {
+        guard let pooled = llama_get_embeddings_seq(context, Int32(sequence)) else {
+          throw .decodeFailed(status: -1)
+        }
+        vectors.append(Array(UnsafeBufferPointer(start: pooled, count: embeddingLength)))
+      }
+      first = end
+    }
+    return vectors
+  }
+
   private func makeSampler(sampling: LlamaSampling) throws(LlamaError) -> UnsafeMutablePointer<llama_sampler> {
     guard let chain = llama_sampler_chain_init(llama_sampler_chain_default_params()) else {
       throw .decodeFailed(status: -1)
@@ -333,13 +421,15 @@ actor LlamaEngine {
 
   // MARK: - Helpers that need no context
 
-  static func tokenize(_ text: String, vocab: OpaquePointer, special: Bool) -> [Int32] {
+  static func tokenize(_ text: String, vocab: OpaquePointer, special: Bool, addingMarkers: Bool = false) -> [Int32] {
     let bytes = Array(text.utf8)
     var tokens = [Int32](repeating: 0, count: bytes.count + 8)
-    var count = llama_tokenize(vocab, text, Int32(bytes.count), &tokens, Int32(tokens.count), false, special)
+    var count = llama_tokenize(
+      vocab, text, Int32(bytes.count), &tokens, Int32(tokens.count), addingMarkers, special)
     if count < 0 {
       tokens = [Int32](repeating: 0, count: Int(-count))
-      count = llama_tokenize(vocab, text, Int32(bytes.count), &tokens, Int32(tokens.count), false, special)
+      count = llama_tokenize(
+        vocab, text, Int32(bytes.count), &tokens, Int32(tokens.count), addingMarkers, special)
     }
     return Array(tokens.prefix(Int(max(count, 0))))
   }

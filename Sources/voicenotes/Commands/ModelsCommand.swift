@@ -54,6 +54,16 @@ struct ModelsCommand: ParsableCommand {
           speakers.folder(in: directory).path
         ))
     }
+    for embedding in EmbeddingModel.all {
+      let status =
+        embedding.isInstalled(in: directory)
+        ? "installed" : embedding.isBeingInstalled(in: directory) ? "downloading" : "not installed"
+      rows.append(
+        (
+          "embedding", embedding.name, status, embedding.approximateSize, embedding.summary,
+          embedding.file(in: directory).path
+        ))
+    }
     let servers = try LibraryConfiguration.reading(folder: library)
     if json {
       let serverRows =

@@ -25,17 +25,20 @@ struct ModelsInstallCommand: ParsableCommand {
   let models: [SpeechModel]
   let languageModels: [LanguageModelWeights]
   let speakerModels: [SpeakerModel]
+  let embeddingModels: [EmbeddingModel]
   let quiet: Bool
 
-  /// Every name `install` takes: speech, language and speaker models.
+  /// Every name `install` takes: speech, language, speaker and embedding models.
   static var knownNames: [String] {
     SpeechModel.all.map(\.name) + LanguageModelWeights.all.map(\.name) + SpeakerModel.all.map(\.name)
+      + EmbeddingModel.all.map(\.name)
   }
 
   init(_ input: ParsedInput) throws(UsageError) {
     var models: [SpeechModel] = []
     var languageModels: [LanguageModelWeights] = []
     var speakerModels: [SpeakerModel] = []
+    var embeddingModels: [EmbeddingModel] = []
     for name in input.positionals {
       if let speech = try? SpeechModel.named(name) {
         models.append(speech)
@@ -43,6 +46,8 @@ struct ModelsInstallCommand: ParsableCommand {
         languageModels.append(weights)
       } else if let speakers = try? SpeakerModel.named(name) {
         speakerModels.append(speakers)
+      } else if let embedding = try? EmbeddingModel.named(name) {
+        embeddingModels.append(embedding)
       } else {
         throw input.error("no model is called '\(name)'; choose one of: \(Self.knownNames.joined(separator: ", "))")
       }
@@ -50,6 +55,7 @@ struct ModelsInstallCommand: ParsableCommand {
     self.models = models
     self.languageModels = languageModels
     self.speakerModels = speakerModels
+    self.embeddingModels = embeddingModels
     quiet = input.isSet(OutputOptions.quiet)
   }
 
@@ -77,6 +83,15 @@ struct ModelsInstallCommand: ParsableCommand {
       let started = Date()
       try speakers.install { stage, fraction in progress.update(stage, fraction: fraction) }
       progress.finish(String(format: "%@: installed in %.0f s", speakers.name, Date().timeIntervalSince(started)))
+    }
+    for embedding in embeddingModels {
+      if embedding.isInstalled() {
+        progress.finish("\(embedding.name): already installed")
+        continue
+      }
+      let started = Date()
+      try embedding.install { stage, fraction in progress.update(stage, fraction: fraction) }
+      progress.finish(String(format: "%@: installed in %.0f s", embedding.name, Date().timeIntervalSince(started)))
     }
   }
 
