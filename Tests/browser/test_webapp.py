@@ -8,7 +8,8 @@ Run from the repository root (make test does, after swift test):
 It starts the real server on a fresh temporary library, opens one Chromium session whose fake
 microphone plays LibriVox speech (built here with sox), and walks through the app as a person
 would: record, import, restore the samples, search, play, rename, export, tick action items,
-delete, the models screen, and a server killed in the middle of a recording. Every scenario prints
+delete, the models screen, a server killed in the middle of a recording, and (on a library of its
+own, analysed by --ask-model) asking the notes, the search modes and related notes. Every scenario prints
 `PASS name (seconds)` or `FAIL name: reason`; the last line is `N passed, N failed` and the exit
 status is 1 if anything failed. Screenshots of each screen go to .build/test-artifacts/web/.
 
@@ -300,8 +301,10 @@ class Run:
     def scenario(self, name: str, body: Callable[[], None], needs: Callable[[], bool] | None = None,
                  why: str = "") -> bool:
         only = getattr(self.args, "only", None)
-        # TEXT matches from the start of a word ("ask" is not "tasks").
-        if only and not re.search(rf"(?<![a-z]){re.escape(only)}", name) and name != "server and browser start":
+        # TEXT matches from the start of a word ("ask" is not "tasks"); commas separate several.
+        wanted = [t for t in (only or "").split(",") if t]
+        if wanted and not any(re.search(rf"(?<![a-z]){re.escape(t)}", name) for t in wanted) \
+                and name != "server and browser start":
             return False
         start = time.monotonic()
         if needs is not None and not needs():
@@ -1310,12 +1313,17 @@ def ask(r: "Run") -> None:
     expect(r.b.find(tid("nav-ask")).attribute("aria-current") == "page", "nav-ask is not marked as the current page")
     expect(r.b.execute("return document.activeElement && document.activeElement.dataset.testid;") == "ask-input",
            "the question field does not have the focus when the Ask screen opens")
+    if turns(r):  # a conversation left from an earlier scenario in this page
+        r.b.find(tid("ask-new")).click()
+        r.b.wait_until(lambda: not turns(r), timeout=UI_S, what="New conversation to clear the thread")
     label = r.b.execute("const i = document.querySelector('[data-testid=\"ask-input\"]');"
                         "return i.labels.length ? i.labels[0].textContent : null;")
     expect(label, "the question field has no label")
     r.shot("ask-empty.png")
 
-    question = "What do I need to buy at the shop?"
+    # The groceries sample says to pick up the dry cleaning before noon on Saturday, and to ask
+    # Helena whether she still needs a lift to the airport.
+    question = "When do I need to pick up the dry cleaning?"
     first = ask_in_page(r, question, 1)
     expect(first["streamed"] > 0, "no answer text appeared before the answer was finished (not streamed)")
     expect(not first["abstained"], f"the answer abstained: {first['text']!r}")
@@ -1348,7 +1356,7 @@ def ask(r: "Run") -> None:
     r.wait_shown(tid("ask-view"))
     expect(len(turns(r)) == 1, "coming back to Ask lost the conversation")
 
-    follow = ask_in_page(r, "Is there anything else on that list?", 2)
+    follow = ask_in_page(r, "And what should I ask Helena?", 2)
     both = turns(r)
     expect(len(both) == 2 and all(t["state"] == "done" and t["text"].strip() for t in both),
            f"the thread does not hold two answers: {both}")
@@ -1363,6 +1371,120 @@ def ask(r: "Run") -> None:
     expect(not none["citations"] and not none["sources"], f"the abstention has citations: {none}")
     r.shot("ask-abstained.png")
     del follow
+
+SCRIPTED_ASK = """
+const note = arguments[0];
+const real = window.__realFetch || window.fetch;
+window.__realFetch = real;
+window.__asks = [];
+let release = null;
+window.__release = () => { if (release) release(); };
+const encoder = new TextEncoder();
+const event = (name, data) => `event: ${name}\\ndata: ${JSON.stringify(data)}\\n\\n`;
+window.fetch = async (url, options) => {
+  if (String(url) !== '/api/ask') return real(url, options);
+  const body = JSON.parse(options.body);
+  window.__asks.push(body);
+  const n = window.__asks.length;
+  if (body.question.includes('refuse')) {
+    return new Response(JSON.stringify({error: 'the language model qwen-9b is not installed'}),
+      {status: 409, headers: {'Content-Type': 'application/json'}});
+  }
+  const parts = [event('conversation', {id: 'scripted-conversation'}), ': keep-alive\\n\\n'];
+  let last;
+  if (body.question.includes('fail')) {
+    last = event('error', {error: 'the model stopped'});
+  } else {
+    const number = n;
+    parts.push(event('text', {text: 'Before noon '}), event('text', {text: 'on Saturday'}));
+    last = event('answer', {text: `Before noon on Saturday [${number}].`, abstained: false, citations: [
+      {number, noteID: note.id, title: note.title, recordedAt: note.createdAt, time: note.time,
+       text: 'Pick up the dry cleaning before noon on Saturday'}]});
+  }
+  const gate = new Promise((resolve) => { release = resolve; });
+  const stream = new ReadableStream({
+    async start(controller) {
+      // Split across chunks in the middle of lines, as a network may.
+      const head = parts.join('');
+      for (let i = 0; i < head.length; i += 7) controller.enqueue(encoder.encode(head.slice(i, i + 7)));
+      await gate;
+      controller.enqueue(encoder.encode(last));
+      controller.close();
+    },
+  });
+  return new Response(stream, {status: 200, headers: {'Content-Type': 'text/event-stream'}});
+};
+"""
+
+
+def ask_scripted(r: "Run") -> None:
+    """The Ask screen against a scripted answer stream (the page's fetch replaced), so what the page
+    does with each event is checked whatever the model says: text shown while it streams, [n]
+    links to the cited note at its time, the sources, the conversation sent back with a follow-up,
+    an error event and a refusal before streaming as one line each."""
+    lib = ask_library(r)
+    groceries = lib.notes["groceries.opus"]
+    seg = groceries["transcript"]["segments"][-1]
+    note = {"id": groceries["id"], "title": groceries["title"], "createdAt": groceries["createdAt"],
+            "time": seg["start"]}
+    r.b.get(lib.url + "#/ask")
+    r.wait_shown(tid("ask-view"))
+    r.b.execute(SCRIPTED_ASK, note)
+    if r.shown(tid("ask-turn")):
+        r.b.find(tid("ask-new")).click()
+    r.wait_shown(tid("ask-input")).send_keys("When is the dry cleaning due?" + ENTER)
+    r.b.wait_until(lambda: (lambda t: t and t[-1]["state"] == "streaming" and t[-1]["text"] == "Before noon on Saturday")(
+        turns(r)), timeout=UI_S, what="the streamed text before the answer event")
+    expect(r.b.find(tid("ask-submit")).property("disabled"), "the Ask button is not disabled while answering")
+    expect(r.b.find(tid("ask-answer")).attribute("aria-live") == "polite", "the answer is not an aria-live region")
+    r.b.execute("window.__release();")
+    first = r.b.wait_until(lambda: (lambda t: t[-1] if t[-1]["state"] == "done" else None)(turns(r)), timeout=UI_S,
+                           what="the scripted answer")
+    expect(first["text"] == "Before noon on Saturday [1].", f"the answer reads {first['text']!r}")
+    expect([c["note"] for c in first["citations"]] == [groceries["id"]], f"citations: {first['citations']}")
+    expect(f"t={seg['start']:g}" in first["citations"][0]["href"] or seg["start"] == 0,
+           f"the citation link {first['citations'][0]['href']} is not at {seg['start']} s")
+    expect(len(first["sources"]) == 1 and groceries["title"] in first["sources"][0]["text"]
+           and "Pick up the dry cleaning" in first["sources"][0]["text"], f"sources: {first['sources']}")
+    expect(r.b.execute("return window.__asks[0].conversation === undefined;"),
+           "the first question sent a conversation")
+    r.shot("ask-scripted.png")
+    r.b.find(tid("citation-link")).click()
+    r.b.wait_until(lambda: rendered(r.b, tid("note-page")) and r.b.find(tid("note-page")).attribute("data-id") == groceries["id"],
+                   timeout=UI_S, what="the cited note to open")
+    r.b.execute("history.back();")
+    r.wait_shown(tid("ask-view"))
+    expect(len(turns(r)) == 1, "coming back to Ask lost the thread")
+    r.wait_shown(tid("ask-input")).send_keys("And the airport?" + ENTER)
+    r.b.wait_until(lambda: len(turns(r)) == 2 and turns(r)[-1]["state"] == "streaming", timeout=UI_S,
+                   what="the follow-up streaming")
+    r.b.execute("window.__release();")
+    r.b.wait_until(lambda: turns(r)[-1]["state"] == "done", timeout=UI_S, what="the follow-up's answer")
+    sent = r.b.execute("return window.__asks[1];")
+    expect(sent.get("conversation") == "scripted-conversation", f"the follow-up sent {sent}")
+    expect([c["number"] for c in turns(r)[-1]["citations"]] == ["2"], f"follow-up citations: {turns(r)[-1]['citations']}")
+    # An error event, and a refusal before the stream: one line each.
+    r.wait_shown(tid("ask-input")).send_keys("Please fail" + ENTER)
+    r.b.wait_until(lambda: len(turns(r)) == 3, timeout=UI_S, what="the third turn")
+    r.b.execute("window.__release();")
+    failed = r.b.wait_until(lambda: (lambda t: t if t["state"] == "error" else None)(turns(r)[-1]), timeout=UI_S,
+                            what="the error event shown")
+    expect("the model stopped" in failed["error"] and "\n" not in failed["error"], f"error: {failed['error']!r}")
+    r.wait_shown(tid("ask-input")).send_keys("Please refuse" + ENTER)
+    refused = r.b.wait_until(lambda: (lambda t: t if len(t) == 4 and t[-1]["state"] == "error" else None)(turns(r)),
+                             timeout=UI_S, what="the refusal shown")[-1]
+    expect("qwen-9b is not installed" in refused["error"], f"refusal: {refused['error']!r}")
+    expect(r.b.execute("return window.__asks[3].conversation;") == "scripted-conversation",
+           "the conversation was not kept after an error")
+    r.b.find(tid("ask-new")).click()
+    r.b.wait_until(lambda: not turns(r), timeout=UI_S, what="New conversation to clear the thread")
+    r.wait_shown(tid("ask-input")).send_keys("When is the dry cleaning due?" + ENTER)
+    r.b.wait_until(lambda: len(turns(r)) == 1, timeout=UI_S, what="the new conversation's question")
+    r.b.execute("window.__release();")
+    r.b.wait_until(lambda: turns(r)[-1]["state"] == "done", timeout=UI_S, what="the new conversation's answer")
+    expect(r.b.execute("return window.__asks[4].conversation === undefined;"),
+           "a new conversation sent the old conversation's id")
+    r.b.execute("window.fetch = window.__realFetch;")
 
 
 def search_modes(r: "Run") -> None:
@@ -1452,11 +1574,12 @@ def related(r: "Run") -> None:
         time.sleep(1.0)
         expect(not r.shown(tid("related-notes")), "related-notes is shown although the API has none")
         raise Skip("the semantic index has no notes related to the groceries note")
-    r.wait_shown(tid("related-notes"))
+    section = r.wait_shown(tid("related-notes"))
     ui = [e.attribute("data-id") for e in r.shown(tid("related-note"))]
     expect(ui == api, f"related notes: page {ui}, API {api}")
     expect(note["id"] not in ui, "a note is related to itself")
-    r.shot("note-related.png")
+    r.b.execute("arguments[0].scrollIntoView({block: 'center'});", section)
+    r.b.screenshot(ARTIFACTS / "note-related.png")
     r.b.find(tid("related-link")).click()
     r.b.wait_until(lambda: r.b.find(tid("note-page")).attribute("data-id") == ui[0], timeout=UI_S,
                    what="the related note to open")
@@ -1490,7 +1613,8 @@ def main() -> int:
                     help="the language model of the ask, search-modes and related scenarios' library (default qwen-1.5b)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary library and fixtures")
     ap.add_argument("--only", metavar="TEXT",
-                    help="run only the scenarios whose names contain TEXT (after the server and browser start)")
+                    help="run only the scenarios with a word starting with TEXT (TEXT,TEXT for several) "
+                         "(after the server and browser start)")
     args = ap.parse_args()
     if not os.access(args.program, os.X_OK):
         print(f"FAIL setup: {args.program} is not an executable (build it first)")
@@ -1526,6 +1650,7 @@ def main() -> int:
         r.scenario("server killed while recording", r.kill_while_recording)
         r.scenario("language model unavailable: banner, note transcribed and waiting", lambda: model_unavailable(r))
         r.scenario("speakers: labelled, named on the transcript, renamed and forgotten", lambda: speakers(r))
+        r.scenario("ask-ui: a scripted answer stream, citations, follow-up, errors", lambda: ask_scripted(r))
         r.scenario("ask: streamed answer with citations, follow-up, abstention", lambda: ask(r))
         r.scenario("search-modes: hybrid, keyword and meaning", lambda: search_modes(r))
         r.scenario("related notes on a note's page", lambda: related(r))

@@ -620,13 +620,14 @@ export function createNoteScreen({ api, events, toast, navigate, setTitle }) {
     },
 
     seek(time, play) {
-      if (!Number.isFinite(time)) return;
+      if (!view || !Number.isFinite(time)) return;
       view.seek(time, play);
       view.highlight(segmentAt(segments, time), { scroll: false });
     },
 
     timeUpdate(time) {
-      view.highlight(segmentAt(segments, time));
+      // The player's last timeupdate can arrive after the page was left.
+      if (view) view.highlight(segmentAt(segments, time));
     },
   };
 
