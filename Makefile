@@ -94,17 +94,23 @@ bench: deps servers
 	.build/release/EmbeddingBenchmark --runs 3
 	swift build -c release --product AppBenchmark
 	.build/release/AppBenchmark search
+	.build/release/AppBenchmark semantic
 	.build/release/AppBenchmark pipeline --models qwen-1.5b,qwen-0.5b
 	.build/release/AppBenchmark analysis --models qwen-1.5b,qwen-0.5b --notes $(EVAL_FILE)
 	python3 Benchmarks/web/bench.py --program .build/release/voicenotes \
 	  --library "$$(.build/release/AppBenchmark library --notes 100000)"
 	python3 Benchmarks/scale/bench.py --program .build/release/voicenotes
 
-## eval: analysis quality on ../shared/eval/analysis-dev.jsonl, default and small model
+## eval: analysis quality on ../shared/eval/analysis-dev.jsonl, default and small model; then
+## asking the notes (ask-dev.jsonl over a library of those transcripts): recall@5 per search
+## mode, answers, citations and abstention with the default model
 EVAL_FILE ?= $(ROOT)/../shared/eval/analysis-dev.jsonl
+ASK_FILE ?= $(ROOT)/../shared/eval/ask-dev.jsonl
 eval: deps
 	swift build -c release --product AnalysisEval
+	swift build -c release --product AskEval
 	.build/release/AnalysisEval $(EVAL_FILE) qwen-1.5b qwen-0.5b
+	.build/release/AskEval $(ASK_FILE) $(EVAL_FILE) --model qwen-1.5b
 
 ## fuzz: build the libFuzzer targets (Fuzz/, built with VOICENOTES_FUZZ=1 in .build/fuzz) and run
 ## each for FUZZ_SECONDS; new inputs in .build/fuzz-corpus, crashes in .build/fuzz-artifacts

@@ -147,6 +147,8 @@ let package = Package(
     // The analysis-quality evaluation (make eval).
     .executableTarget(
       name: "AnalysisEval", dependencies: ["VoiceNotes", "LanguageModels"], path: "Benchmarks/AnalysisEval"),
+    // The ask-your-notes evaluation (make eval): retrieval recall, answers, citations, abstention.
+    .executableTarget(name: "AskEval", dependencies: ["VoiceNotes", "LanguageModels"], path: "Benchmarks/AskEval"),
 
     // Tests: real engines, real models, real audio. TestSupport finds the fixtures the bootstrap installs.
     .target(

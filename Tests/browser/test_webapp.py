@@ -969,9 +969,17 @@ class Run:
         self.b.wait_until(lambda: self.b.find_all(tid("segment")), timeout=UI_S, what="segments")
         self.shot("note-page-phone.png")
         note_width = self.b.execute("return document.documentElement.scrollWidth;")
+        self.go("#/ask")
+        self.wait_shown(tid("ask-input"))
+        self.shot("ask-phone.png")
+        ask_width = self.b.execute("return document.documentElement.scrollWidth;")
+        self.go("#/search?q=the")
+        self.wait_shown(tid("search-modes"))
+        search_width = self.b.execute("return document.documentElement.scrollWidth;")
         self.b.set_viewport(1280, 900)
-        expect(width <= 360 and note_width <= 360,
-               f"the page scrolls sideways on a phone: {width} px (list), {note_width} px (note) for 360 px")
+        expect(width <= 360 and note_width <= 360 and ask_width <= 360 and search_width <= 360,
+               f"the page scrolls sideways on a phone: {width} px (list), {note_width} px (note), "
+               f"{ask_width} px (ask), {search_width} px (search) for 360 px")
 
     def dark_mode(self) -> None:
         note = self.pick_note_with_segments()

@@ -60,9 +60,10 @@ public actor NoteAssistant {
     try await summariseIfNeeded(adding: prompt)
     var text = ""
     let stream = session.streamResponse(
-      to: prompt, options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 320))
+      to: prompt, generating: NoteReply.self,
+      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 320))
     for try await snapshot in stream {
-      let current = snapshot.content
+      let current = snapshot.content.answer ?? ""
       if current.count > text.count, current.hasPrefix(text) { onText(String(current.dropFirst(text.count))) }
       text = current
     }
@@ -79,39 +80,43 @@ public actor NoteAssistant {
         folded.contains($0)
       }
     var numbers: [Int] = []
-    for match in trimmed.matches(of: /\[(\d{1,3})(?:\s*,\s*(\d{1,3}))*\]/) {
-      let inside = trimmed[match.range].dropFirst().dropLast()
-      for part in inside.split(separator: ",") {
-        if let number = Int(part.trimmingCharacters(in: .whitespaces)), !numbers.contains(number) {
-          numbers.append(number)
-        }
+    var cleaned = ""
+    var rest = Substring(trimmed)
+    // Each bracketed number the book does not hold (the model citing an excerpt it was not shown)
+    // is dropped from the text, with the space before it.
+    while let match = rest.firstMatch(of: /\s*\[(\d{1,3})\]/) {
+      cleaned += rest[..<match.range.lowerBound]
+      if let number = Int(match.output.1), book.citation(number) != nil {
+        cleaned += rest[match.range]
+        if !numbers.contains(number) { numbers.append(number) }
       }
+      rest = rest[match.range.upperBound...]
     }
+    cleaned += rest
     let citations = abstains ? [] : numbers.compactMap { book.citation($0) }
-    return NoteAnswer(text: trimmed, citations: citations, isAbstention: abstains && citations.isEmpty)
+    return NoteAnswer(text: cleaned, citations: citations, isAbstention: abstains && citations.isEmpty)
   }
 
-  /// The turn's prompt: the question and the excerpts found for it.
+  /// The turn's prompt: the excerpts found for the question, then the question.
   static func prompt(question: String, excerpts: [String]) -> String {
     let found = excerpts.isEmpty ? "(no note matched the question)" : excerpts.joined(separator: "\n")
     return """
-      Question: \(question)
-
-      Excerpts from my notes:
+      Excerpts from my voice notes:
       \(found)
 
-      Answer from these excerpts (or call a tool to look further). Put the excerpt number in brackets after each fact, like [2]. If they do not answer the question, reply only: \(abstention)
+      My question: \(question)
       """
   }
 
   /// The session's instructions: answer from the notes, cite, or abstain.
   static func instructions(earlier: String?) -> String {
     var text = """
-      You answer questions about the user's own voice notes. Use only what the numbered excerpts \
-      say; never guess or add facts. Answer in one to three short sentences, in the second person \
-      ("you said", "your dentist"), and after each fact write the number of the excerpt it comes \
-      from in brackets, like [1]. If the excerpts do not contain the answer, reply exactly: \
-      \(abstention)
+      You answer questions about the user's own voice notes, using only the numbered excerpts you \
+      are given or find with the tools. Answer in one to three short sentences, speaking to the \
+      user ("you planned", "your dentist"), with what the excerpts say about the question, even if \
+      it is only part of an answer. After each fact, write the number of its excerpt in brackets, \
+      like [1]. Never add facts the excerpts do not state. Only when no excerpt is about the \
+      question at all, reply exactly: \(abstention)
       """
     if let earlier { text += "\n\nEarlier in this conversation: \(earlier)" }
     return text

@@ -2,14 +2,23 @@ import Foundation
 import LanguageModels
 import Synchronization
 
-// TEMP extension TextEmbedder: PassageEmbedding {}
+extension TextEmbedder: PassageEmbedding {}
 
 extension Library {
   /// The one place the passage embedder is made: what the pipeline's indexing stage and the
   /// semantic index ask for. Nil while the embedding model is not installed, so the stage is
   /// skipped and search is by keyword alone; loaded when first needed and kept.
   static func passageEmbedder(_ configuration: LibraryConfiguration) -> @Sendable () throws -> (any PassageEmbedding)? {
-    return { nil }  // TEMP
+    let loaded = Mutex<TextEmbedder?>(nil)
+    return {
+      try loaded.withLock { embedder in
+        if let embedder { return embedder }
+        guard EmbeddingModel.default.isInstalled() else { return nil }
+        let made = try TextEmbedder()
+        embedder = made
+        return made
+      }
+    }
   }
 
   /// Reciprocal rank fusion's constant: a result's fused score is the sum over the lists it is in

@@ -144,3 +144,54 @@ extension String {
     String(repeating: "0", count: max(0, length - count)) + self
   }
 }
+
+extension NoteStore {
+  /// Gives every note without a semantic index random unit vectors as if `model` had indexed it
+  /// (a centroid and `passagesPerNote` passages), in one transaction: the library for the
+  /// semantic search benchmark, whose cost does not depend on what the vectors mean.
+  ///
+  /// - Returns: How many notes were given vectors.
+  @discardableResult
+  package func addSampleVectors(model: String, dimension: Int, passagesPerNote: Int = 3, seed: UInt64 = 1) throws
+    -> Int
+  {
+    var state = seed
+    func vector() -> [Float] {
+      VectorIndex.normalized(
+        (0..<dimension).map { _ in
+          state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+          return Float(state >> 40) / Float(1 << 24) - 0.5
+        })
+    }
+    let ids = try notesNeedingPassages(model: model)
+    try database.transaction {
+      for id in ids {
+        let passages = (0..<passagesPerNote).map { _ in vector() }
+        for (index, passage) in passages.enumerated() {
+          try database.run(
+            "INSERT INTO note_passages (note_id, passage, kind, start, end_time, text, vector) VALUES (?, ?, 'transcript', ?, ?, ?, ?)",
+            [
+              .text(id), .integer(Int64(index)), .real(Double(index) * 20), .real(Double(index + 1) * 20),
+              .text("sample passage \(index)"), .blob(Self.blob(passage)),
+            ])
+        }
+        try database.run(
+          "INSERT INTO note_vectors (note_id, model, updated_at, vector) VALUES (?, ?, 0, ?)",
+          [.text(id), .text(model), .blob(Self.blob(VectorIndex.centroid(of: passages, dimension: dimension)))])
+      }
+    }
+    return ids.count
+  }
+}
+
+extension NoteStore {
+  /// Writes every centroid `model` made, row after row of little-endian Float32, to `file`: the
+  /// matrix the semantic benchmark's numpy reference scans.
+  package func exportCentroidMatrix(model: String, to file: URL) throws {
+    var data = Data()
+    _ = try database.query("SELECT vector FROM note_vectors WHERE model = ?", [.text(model)]) { row in
+      if let blob = row.data(0) { data.append(blob) }
+    }
+    try data.write(to: file, options: .atomic)
+  }
+}

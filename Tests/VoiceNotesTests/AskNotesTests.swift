@@ -1,0 +1,121 @@
+import Foundation
+import LanguageModels
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import VoiceNotes
+
+/// Search by meaning and asking the notes, with the real embedding model (all-MiniLM-L6-v2 on
+/// llama.cpp) and the real default language model, over a library of text notes.
+@Suite("Asking the notes with real models", .serialized)
+struct AskNotesTests {
+  static let texts = [
+    "Book a cleaning with the dentist for next Tuesday at ten. My tooth has been sore since the weekend.",
+    "The car needs an oil change before the trip. The left rear tire keeps losing pressure, so ask the shop to check it for a nail.",
+    "Budget review with the finance team. I promised to send them the revised spending forecast by Friday.",
+    "Plant tomatoes near the fence this weekend. Ask Jonas whether he still has the spare seed trays.",
+    "Flights to Lisbon are cheaper on Tuesday. The conference hotel is the one by the river.",
+  ]
+
+  /// A library of ``texts``, indexed with the real embedding model (no analysis).
+  static func withLibrary(_ body: (Library, [VoiceNote]) async throws -> Void) async throws {
+    let folder = Fixtures.temporaryFolder("ask").appendingPathComponent("library", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+    let library = try await Library.open(LibraryConfiguration(folder: folder, identifiesSpeakers: false))
+    var notes: [VoiceNote] = []
+    for (index, text) in texts.enumerated() {
+      notes.append(
+        try await library.store.addTextNote(
+          text, createdAt: Date(timeIntervalSinceReferenceDate: 815_000_000 + Double(index) * 3_600), stage: .indexing))
+    }
+    let result = try await library.resumeUnfinished()
+    #expect(result.processed.count == texts.count)
+    try await body(library, notes)
+  }
+
+  @Test("meaning finds paraphrases that keyword search misses; hybrid keeps exact words")
+  func searchByMeaning() async throws {
+    try await Self.withLibrary { library, notes in
+      #expect(try await library.defaultSearchMode() == .hybrid)
+      #expect(try await library.search("dental appointment", mode: .keyword).isEmpty)
+      let dental = try await library.search("dental appointment", mode: .semantic)
+      #expect(dental.first?.note.id == notes[0].id, "\(dental.map(\.note.id))")
+      let vehicle = try await library.search("vehicle maintenance", mode: .semantic)
+      #expect(vehicle.first?.note.id == notes[1].id)
+      let money = try await library.search("what did I promise about money", mode: .hybrid)
+      #expect(money.first?.note.id == notes[2].id)
+      let trays = try await library.search("seed trays")
+      #expect(trays.first?.note.id == notes[3].id)
+      #expect(trays.first?.time != nil)
+      let related = try await library.relatedNotes(to: notes[4].id)
+      #expect(!related.contains { $0.note.id == notes[4].id })
+    }
+  }
+
+  @Test("answers cite the note they come from, abstain when the notes do not say, and follow up")
+  func asking() async throws {
+    try await Self.withLibrary { library, notes in
+      let assistant = NoteAssistant(library: library)
+      let pieces = Mutex<[String]>([])
+      let dentist = try await assistant.ask("When is my dentist appointment?") { piece in
+        pieces.withLock { $0.append(piece) }
+      }
+      #expect(dentist.text.lowercased().contains("tuesday"), "\(dentist.text)")
+      #expect(dentist.citations.contains { $0.noteID == notes[0].id }, "\(dentist.text)")
+      #expect(!dentist.isAbstention)
+      #expect(pieces.withLock { $0.count } > 1)
+      #expect(pieces.withLock { $0.joined() }.lowercased().contains("tuesday"))
+
+      let finance = try await assistant.ask("What did I promise the finance team?")
+      #expect(finance.text.lowercased().contains("forecast"), "\(finance.text)")
+      #expect(finance.citations.map(\.noteID).contains(notes[2].id), "\(finance.text)")
+      #expect(finance.citations.allSatisfy { $0.noteID == notes[2].id }, "\(finance.text)")
+
+      let passport = try await assistant.ask("What is my passport number?")
+      #expect(passport.isAbstention, "\(passport.text)")
+      #expect(passport.citations.isEmpty)
+    }
+  }
+}
+
+@Suite("Answers from the model's text")
+struct NoteAnswerParsingTests {
+  private func book(notes: Int) -> CitationBook {
+    let book = CitationBook()
+    for index in 0..<notes {
+      let note = VoiceNote(
+        id: "note-\(index)", createdAt: Date(timeIntervalSinceReferenceDate: 0), duration: 10, audioFileName: "a.wav",
+        originalFileName: "a.wav")
+      _ = book.add("excerpt \(index)", of: note, at: Double(index))
+    }
+    return book
+  }
+
+  @Test("citations are the numbers the text uses, in order; numbers never shown are dropped")
+  func citations() {
+    let answer = NoteAssistant.answer(from: " Call the dentist on Tuesday [2] and the bank [1] [2] [7]. ", book: book(notes: 2))
+    #expect(answer.text == "Call the dentist on Tuesday [2] and the bank [1] [2].")
+    #expect(answer.citations.map(\.number) == [2, 1])
+    #expect(answer.citations.map(\.noteID) == ["note-1", "note-0"])
+    #expect(!answer.isAbstention)
+  }
+
+  @Test("the abstention cites nothing")
+  func abstention() {
+    let answer = NoteAssistant.answer(from: NoteAssistant.abstention, book: book(notes: 3))
+    #expect(answer.isAbstention)
+    #expect(answer.citations.isEmpty)
+  }
+
+  @Test("the same excerpt shown twice keeps its number")
+  func numbering() {
+    let book = book(notes: 2)
+    let note = VoiceNote(
+      id: "note-0", createdAt: Date(timeIntervalSinceReferenceDate: 0), duration: 10, audioFileName: "a.wav",
+      originalFileName: "a.wav")
+    #expect(book.add("excerpt 0", of: note, at: 0).number == 1)
+    #expect(book.add("another", of: note, at: 0).number == 3)
+    #expect(CitationBook.line(book.citation(3)!).hasPrefix("[3] \""))
+  }
+}
