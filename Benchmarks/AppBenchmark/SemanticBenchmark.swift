@@ -27,7 +27,9 @@ struct SemanticBenchmark {
     let (_, load) = try await Statistics.time {
       try await index.search(vector: vectors[0], model: embedder.modelName, limit: 20)
     }
-    print(String(format: "semantic: %d notes, first search (loads the centroids) %.0f ms", try await store.count(), load * 1000))
+    print(
+      String(
+        format: "semantic: %d notes, first search (loads the centroids) %.0f ms", try await store.count(), load * 1000))
     var times: [Double] = []
     for _ in 0..<rounds {
       for vector in vectors {

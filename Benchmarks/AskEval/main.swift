@@ -11,8 +11,6 @@ import LanguageModels
 import Synchronization
 import VoiceNotes
 
-
-
 struct Question: Decodable {
   var id: String
   var question: String
@@ -88,10 +86,16 @@ let started = Date()
 let lastStep = Mutex("")
 let resumed = try await library.resumeUnfinished { progress in
   let step = "\(progress.stage.rawValue) \(evalIDs[progress.noteID] ?? progress.noteID)"
-  if lastStep.withLock({ last in defer { last = step }; return last != step }) { print("  " + step) }
+  if lastStep.withLock({ last in
+    defer { last = step }
+    return last != step
+  }) {
+    print("  " + step)
+  }
 }
 if !resumed.processed.isEmpty {
-  print(String(format: "built the library: %d notes in %.0f s", resumed.processed.count, Date().timeIntervalSince(started)))
+  print(
+    String(format: "built the library: %d notes in %.0f s", resumed.processed.count, Date().timeIntervalSince(started)))
 }
 if !resumed.failures.isEmpty { fail("\(resumed.failures.count) notes failed: \(resumed.failures[0].message)") }
 try expectedStamp.write(to: stamp, atomically: true, encoding: .utf8)
@@ -152,15 +156,28 @@ for question in questions {
     verdict = (right ? "correct" : "WRONG") + (citationsRight ? ", cited right" : ", CITED WRONG")
   }
   let flat = answer.text.replacingOccurrences(of: "\n", with: " ")
-  print(String(format: "  %@ %-12@ %5.1f s  %@ | %@ | cites %@", question.id, question.kind, seconds.last!, verdict, flat,
-    cited.sorted().joined(separator: ",")))
+  print(
+    String(
+      format: "  %@ %-12@ %5.1f s  %@ | %@ | cites %@", question.id, question.kind, seconds.last!, verdict, flat,
+      cited.sorted().joined(separator: ",")))
 }
 let unanswerable = questions.count - answerable.count
 seconds.sort()
 print("\nsummary (\(weights.name), \(questions.count) questions)")
-print(String(format: "  recall@5: keyword %.3f, semantic %.3f, hybrid %.3f", recalls[.keyword]!, recalls[.semantic]!, recalls[.hybrid]!))
-print(String(format: "  answer correct: %d/%d (%.0f%%)", correct, answerable.count, 100 * Double(correct) / Double(answerable.count)))
-print(String(format: "  citations correct: %d/%d (%.0f%%)", citedRight, answerable.count, 100 * Double(citedRight) / Double(answerable.count)))
-print(String(format: "  abstained when unanswerable: %d/%d (%.0f%%); abstained when answerable: %d", abstained, unanswerable,
-  100 * Double(abstained) / Double(max(unanswerable, 1)), falseAbstentions))
+print(
+  String(
+    format: "  recall@5: keyword %.3f, semantic %.3f, hybrid %.3f", recalls[.keyword]!, recalls[.semantic]!,
+    recalls[.hybrid]!))
+print(
+  String(
+    format: "  answer correct: %d/%d (%.0f%%)", correct, answerable.count,
+    100 * Double(correct) / Double(answerable.count)))
+print(
+  String(
+    format: "  citations correct: %d/%d (%.0f%%)", citedRight, answerable.count,
+    100 * Double(citedRight) / Double(answerable.count)))
+print(
+  String(
+    format: "  abstained when unanswerable: %d/%d (%.0f%%); abstained when answerable: %d", abstained, unanswerable,
+    100 * Double(abstained) / Double(max(unanswerable, 1)), falseAbstentions))
 if !seconds.isEmpty { print(String(format: "  seconds per question: median %.1f", seconds[seconds.count / 2])) }

@@ -10,7 +10,8 @@ struct VoiceNotesCommand: ParsableCommand {
     abstract: "Private voice notes: transcribed and analysed on this machine, or on servers you name, nowhere else.",
     options: [versionFlag],
     subcommands: [
-      ServeCommand.self, ImportCommand.self, RecordCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self, AskCommand.self,
+      ServeCommand.self, ImportCommand.self, RecordCommand.self, ListCommand.self, ShowCommand.self, SearchCommand.self,
+      AskCommand.self,
       TasksCommand.self, DoneCommand.self, UndoneCommand.self, RetryCommand.self, ResumeCommand.self,
       AnalyzeCommand.self, RenameCommand.self, DeleteCommand.self, ExportCommand.self, SamplesCommand.self,
       VocabularyCommand.self, SpeakersCommand.self, TranscribeCommand.self, ModelsCommand.self, ConfigCommand.self,

@@ -79,6 +79,25 @@ struct AskNotesTests {
   }
 }
 
+extension AskNotesTests {
+  @Test("a conversation that nears the context size is summarised into a new session, not failed")
+  func summarising() async throws {
+    try await Self.withLibrary { library, notes in
+      // A context of 1,536 tokens holds the instructions, the tools and two or three short turns.
+      let model = SystemLanguageModel(weights: .standard, contextSize: 1_536)
+      let assistant = NoteAssistant(library: library, model: model)
+      let questions = [
+        "What is wrong with the car?", "What did I say about flights?", "Where is the hotel?", "What should I plant?",
+      ]
+      var answers: [NoteAnswer] = []
+      for question in questions { answers.append(try await assistant.ask(question)) }
+      #expect(await assistant.summaryCount >= 1)
+      #expect(answers.count == 4)
+      #expect(answers[3].citations.contains { $0.noteID == notes[3].id } || answers[3].isAbstention, "\(answers[3])")
+    }
+  }
+}
+
 @Suite("Answers from the model's text")
 struct NoteAnswerParsingTests {
   private func book(notes: Int) -> CitationBook {
@@ -94,7 +113,8 @@ struct NoteAnswerParsingTests {
 
   @Test("citations are the numbers the text uses, in order; numbers never shown are dropped")
   func citations() {
-    let answer = NoteAssistant.answer(from: " Call the dentist on Tuesday [2] and the bank [1] [2] [7]. ", book: book(notes: 2))
+    let answer = NoteAssistant.answer(
+      from: " Call the dentist on Tuesday [2] and the bank [1] [2] [7]. ", book: book(notes: 2))
     #expect(answer.text == "Call the dentist on Tuesday [2] and the bank [1] [2].")
     #expect(answer.citations.map(\.number) == [2, 1])
     #expect(answer.citations.map(\.noteID) == ["note-1", "note-0"])

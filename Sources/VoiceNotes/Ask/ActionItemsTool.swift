@@ -17,7 +17,8 @@ public struct ActionItemsTool: Tool {
   /// The tool's name, as the model calls it.
   public let name = "listActionItems"
   /// When the model should call it.
-  public let description = "Lists action items from the notes, optionally for one person; returns numbered lines to cite."
+  public let description =
+    "Lists action items from the notes, optionally for one person; returns numbered lines to cite."
 
   let library: Library
   let book: CitationBook

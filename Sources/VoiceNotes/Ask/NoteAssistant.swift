@@ -59,6 +59,19 @@ public actor NoteAssistant {
     let prompt = Self.prompt(question: question, excerpts: excerpts)
     try await summariseIfNeeded(adding: prompt)
     var text = ""
+    do {
+      text = try await respond(to: prompt, onText: onText)
+    } catch LanguageModelSession.GenerationError.exceededContextWindowSize where !session.transcript.isEmpty {
+      // The estimate left too little room (long tool outputs): summarise now and ask again once.
+      try await summarise()
+      text = try await respond(to: prompt, onText: onText)
+    }
+    return Self.answer(from: text, book: book)
+  }
+
+  /// The model's answer to `prompt` in this session, each new piece passed to `onText`.
+  private func respond(to prompt: String, onText: @Sendable (String) -> Void) async throws -> String {
+    var text = ""
     let stream = session.streamResponse(
       to: prompt, generating: NoteReply.self,
       options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 320))
@@ -67,7 +80,7 @@ public actor NoteAssistant {
       if current.count > text.count, current.hasPrefix(text) { onText(String(current.dropFirst(text.count))) }
       text = current
     }
-    return Self.answer(from: text, book: book)
+    return text
   }
 
   /// Turns the model's text into an answer: the citations it uses that exist, and whether it
@@ -134,9 +147,19 @@ public actor NoteAssistant {
       instructions: instructions(earlier: earlier))
   }
 
-  /// Starts a new session holding a summary of this one when this one, with `prompt` and room
-  /// for an answer, would fill more than ``summaryThreshold`` of the context.
+  /// Summarises when this session, with `prompt`, its tools and room for an answer, would fill
+  /// more than ``summaryThreshold`` of the context.
   private func summariseIfNeeded(adding prompt: String) async throws {
+    guard session.transcript.contains(where: { if case .response = $0 { true } else { false } }) else { return }
+    let tools = session.tools.map { "\($0.name) \($0.description) \($0.parameters.debugDescription)" }
+    let text = session.transcript.map(\.description) + tools + [prompt]
+    let used = try await model.tokenCount(for: text.joined(separator: "\n")) + 400
+    guard Double(used) > Double(model.contextSize) * Self.summaryThreshold else { return }
+    try await summarise()
+  }
+
+  /// Starts a new session whose instructions hold a summary of this one's questions and answers.
+  private func summarise() async throws {
     let turns = session.transcript.compactMap { entry -> String? in
       switch entry {
       case .prompt: "Q: " + entry.description
@@ -144,14 +167,13 @@ public actor NoteAssistant {
       default: nil
       }
     }
-    guard !turns.isEmpty else { return }
-    let used = try await model.tokenCount(for: session.transcript.map(\.description).joined(separator: "\n") + prompt) + 400
-    guard Double(used) > Double(model.contextSize) * Self.summaryThreshold else { return }
     let summariser = LanguageModelSession(
       model: model,
-      instructions: "Summarise a conversation about the user's notes in at most four sentences, keeping the facts, names and excerpt numbers.")
+      instructions:
+        "Summarise a conversation about the user's notes in at most four sentences, keeping the facts, names and excerpt numbers."
+    )
     let summary = try await summariser.respond(
-      to: turns.joined(separator: "\n").suffix(6_000).description,
+      to: String(turns.joined(separator: "\n").suffix(3_000)),
       options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 160))
     summaries += 1
     session = Self.makeSession(model: model, library: library, book: book, earlier: summary.content)

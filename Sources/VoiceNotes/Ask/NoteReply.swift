@@ -7,7 +7,8 @@ import LanguageModels
 struct NoteReply: Sendable, Equatable {
   /// The answer with its citations, or the abstention.
   @Guide(
-    description: "One to three sentences to the user, each fact followed by its excerpt number like [1]; or: The notes don't say.",
+    description:
+      "One to three sentences to the user, each fact followed by its excerpt number like [1]; or: The notes don't say.",
     .pattern(NoteReply.answerPattern))
   var answer: String
 

@@ -56,7 +56,9 @@ extension Library {
     }
     let keyword = try await reader.search(query, scope: scope, limit: Self.fusionDepth)
     var fused: [String: Double] = [:]
-    for (rank, result) in keyword.enumerated() { fused[result.note.id, default: 0] += 1 / (Self.fusionConstant + Double(rank + 1)) }
+    for (rank, result) in keyword.enumerated() {
+      fused[result.note.id, default: 0] += 1 / (Self.fusionConstant + Double(rank + 1))
+    }
     for (rank, match) in matches.enumerated() {
       fused[match.passage.noteID, default: 0] += 1 / (Self.fusionConstant + Double(rank + 1))
     }

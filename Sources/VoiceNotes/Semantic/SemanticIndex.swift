@@ -79,8 +79,10 @@ public actor SemanticIndex {
       }
     }
     return Array(
-      best.values.sorted { $0.similarity > $1.similarity || ($0.similarity == $1.similarity && $0.passage.noteID < $1.passage.noteID) }
-        .prefix(limit))
+      best.values.sorted {
+        $0.similarity > $1.similarity || ($0.similarity == $1.similarity && $0.passage.noteID < $1.passage.noteID)
+      }
+      .prefix(limit))
   }
 
   /// The notes closest in meaning to the note `noteID` as a whole (its centroid), best first,

@@ -130,7 +130,8 @@ extension NoteStore {
     let count = data.count / 4
     var values = [Float](repeating: 0, count: count)
     values.withUnsafeMutableBytes { target in
-      data.withUnsafeBytes { source in target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[..<(count * 4)])) }
+      data.withUnsafeBytes { source in target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[..<(count * 4)]))
+      }
     }
     #if _endian(big)
       values = values.map { Float(bitPattern: UInt32(littleEndian: $0.bitPattern)) }

@@ -383,7 +383,8 @@ struct APIRoutes: Sendable {
   private func related(_ id: String) async throws -> HTTPResponse {
     let note = try await library.note(id)
     let results = try await library.relatedNotes(to: note.id)
-    return .json(APIPayload.encode(APIPayload.SearchResults(results: hits(results), mode: SearchMode.semantic.rawValue)))
+    return .json(
+      APIPayload.encode(APIPayload.SearchResults(results: hits(results), mode: SearchMode.semantic.rawValue)))
   }
 
   /// Answers a question as a stream of server-sent events: `conversation` (its identifier, for
@@ -409,7 +410,8 @@ struct APIRoutes: Sendable {
         let answer = try await assistant.ask(question) { piece in
           events.send(event: "text", data: String(decoding: APIPayload.encode(["text": piece]), as: UTF8.self))
         }
-        events.send(event: "answer", data: String(decoding: APIPayload.encode(APIPayload.Answer(answer)), as: UTF8.self))
+        events.send(
+          event: "answer", data: String(decoding: APIPayload.encode(APIPayload.Answer(answer)), as: UTF8.self))
       } catch {
         let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
         events.send(event: "error", data: String(decoding: APIPayload.encode(["error": message]), as: UTF8.self))

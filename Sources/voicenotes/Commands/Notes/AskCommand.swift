@@ -48,7 +48,9 @@ struct AskCommand: ParsableCommand {
       try await answer(line, with: assistant)
       asked += 1
     }
-    if asked == 0 { throw CommandFailure(message: "no question given; pass one, or write questions one a line to standard input") }
+    if asked == 0 {
+      throw CommandFailure(message: "no question given; pass one, or write questions one a line to standard input")
+    }
   }
 
   /// Asks one question, streaming the answer to the terminal (or printing it as JSON at the end).

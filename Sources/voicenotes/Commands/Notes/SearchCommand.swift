@@ -39,7 +39,8 @@ struct SearchCommand: ParsableCommand {
   )
 
   static let configuration = CommandConfiguration(
-    name: "search", abstract: "Search notes by their words and their meaning; partial words, any case and accents match.",
+    name: "search",
+    abstract: "Search notes by their words and their meaning; partial words, any case and accents match.",
     discussion:
       "Keyword search needs every word; semantic search finds passages that mean the same (\"dental appointment\" finds \"dentist\"). Each result gives the moment in the recording it matched at. Exits with status 1, printing nothing on standard output, when no note matches (as grep does).",
     arguments: [ArgumentSpec(name: "query", help: "Words to find, for example: mar budget.", isRepeating: true)],
@@ -85,7 +86,9 @@ struct SearchCommand: ParsableCommand {
     } else {
       for result in results {
         print(NoteFormatting.shortID(result.note.id) + "  " + NoteFormatting.terminalText(result.note.title))
-        let place = Scope.name(of: result.matchedField) + (result.time.map { " at " + NoteFormatting.duration($0).trimmingCharacters(in: .whitespaces) } ?? "") + ":"
+        let place =
+          Scope.name(of: result.matchedField)
+          + (result.time.map { " at " + NoteFormatting.duration($0).trimmingCharacters(in: .whitespaces) } ?? "") + ":"
         print("          " + TerminalStyle.apply(.dim, place) + " " + snippet(result))
       }
     }
