@@ -51,7 +51,7 @@ extension Library {
     let matches = try await semanticIndex.search(query, kinds: kinds, limit: mode == .hybrid ? Self.fusionDepth : limit)
     if mode == .semantic {
       return try await matches.prefix(limit).asyncCompactMap { match in
-        try await self.result(for: match, query: query, score: Double(match.similarity))
+        try await self.result(for: match, score: Double(match.similarity))
       }
     }
     let keyword = try await reader.search(query, scope: scope, limit: Self.fusionDepth)
@@ -74,7 +74,7 @@ extension Library {
         return result
       }
       guard let match = byMeaning[id] else { return nil }
-      return try await self.result(for: match, query: query, score: score)
+      return try await self.result(for: match, score: score)
     }
   }
 
@@ -82,12 +82,12 @@ extension Library {
   /// closest to it; empty when the library has no semantic index.
   public nonisolated func relatedNotes(to id: String, limit: Int = 5) async throws -> [SearchResult] {
     try await semanticIndex.related(to: id, limit: limit).asyncCompactMap { match in
-      try await self.result(for: match, query: nil, score: Double(match.similarity))
+      try await self.result(for: match, score: Double(match.similarity))
     }
   }
 
-  /// A search result for a passage found by meaning, its words from `query` highlighted.
-  private nonisolated func result(for match: PassageMatch, query: String?, score: Double) async throws
+  /// A search result for a passage found by meaning.
+  private nonisolated func result(for match: PassageMatch, score: Double) async throws
     -> SearchResult?
   {
     guard let note = try await reader.summary(id: match.passage.noteID) else { return nil }
@@ -98,10 +98,9 @@ extension Library {
       case .summary: .summary
       case .actionItem: .actionItems
       }
-    let highlighted = query.flatMap { try? FullTextQuery($0) }.flatMap { SearchHighlighter($0).match(passage.text) }
-    let runs =
-      highlighted.map { SearchResult.runs(ofMarked: $0.snippet) }
-      ?? [SearchResult.SnippetRun(text: Self.opening(of: passage.text), isMatch: false)]
+    // A match by meaning has no matched words to mark: the query's words, matched as prefixes,
+    // would mark "to" in "tomorrow". The passage's opening is shown as it is.
+    let runs = [SearchResult.SnippetRun(text: Self.opening(of: passage.text), isMatch: false)]
     return SearchResult(
       note: note, score: score, matchedField: field, snippetRuns: runs,
       time: passage.kind == .transcript ? passage.start : nil)

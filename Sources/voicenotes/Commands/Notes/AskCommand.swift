@@ -12,7 +12,9 @@ struct AskCommand: ParsableCommand {
     discussion:
       "The question is searched for by words and meaning, and the language model answers from what was found, calling tools to look further. When the notes do not hold the answer it says so. With no question given, questions are read one a line from standard input, each a follow-up of the ones before.",
     arguments: [
-      ArgumentSpec(name: "question", help: "What to ask, for example: what did I promise Kofi?", isRepeating: true)
+      ArgumentSpec(
+        name: "question", help: "What to ask, for example: what did I promise Kofi?", isRepeating: true,
+        isOptional: true)
     ],
     options: [model, OutputOptions.json, LibraryOption.option],
     examples: [
