@@ -65,7 +65,8 @@ def read_safetensors(data):
             fail(f"{name} has dtype {info['dtype']}, which this converter does not read")
         start, end = info["data_offsets"]
         array = np.frombuffer(data[base + start:base + end], dtype=kinds[info["dtype"]])
-        tensors[name] = array.reshape(info["shape"])
+        # A copy: the view into the file's bytes may be unaligned, which keeps numpy off BLAS.
+        tensors[name] = array.reshape(info["shape"]).copy()
     return tensors
 
 
@@ -196,7 +197,9 @@ def numpy_embed(tensors, config, batch):
         p = f"encoder.layer.{layer}."
 
         def linear(v, name):
-            return v @ t[p + name + ".weight"].T + t[p + name + ".bias"]
+            # As one 2-D product: numpy runs a stack of products with a transposed matrix without BLAS.
+            flat = v.reshape(-1, v.shape[-1]) @ t[p + name + ".weight"].T
+            return flat.reshape(v.shape[:-1] + (-1,)) + t[p + name + ".bias"]
 
         def split(v):
             return v.reshape(len(batch), length, heads, size).transpose(0, 2, 1, 3)
@@ -204,14 +207,14 @@ def numpy_embed(tensors, config, batch):
         q = split(linear(x, "attention.self.query"))
         k = split(linear(x, "attention.self.key"))
         v = split(linear(x, "attention.self.value"))
-        scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(size) + additive
+        scores = q @ k.transpose(0, 1, 3, 2) / np.float32(np.sqrt(size)) + additive
         scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
         scores /= scores.sum(axis=-1, keepdims=True)
         context = (scores @ v).transpose(0, 2, 1, 3).reshape(len(batch), length, width)
         x = layer_norm(linear(context, "attention.output.dense") + x, t[p + "attention.output.LayerNorm.weight"],
                        t[p + "attention.output.LayerNorm.bias"], eps)
         hidden = linear(x, "intermediate.dense")
-        hidden = 0.5 * hidden * (1.0 + erf(hidden / np.sqrt(2.0)))
+        hidden = 0.5 * hidden * (1.0 + erf(hidden / np.float32(np.sqrt(2.0))))
         x = layer_norm(linear(hidden, "output.dense") + x, t[p + "output.LayerNorm.weight"],
                        t[p + "output.LayerNorm.bias"], eps)
     pooled = (x * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)

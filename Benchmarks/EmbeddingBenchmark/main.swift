@@ -105,10 +105,8 @@ do {
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     print(output.trimmingCharacters(in: .whitespacesAndNewlines))
-    if let rate = output.split(separator: " ").firstIndex(of: "segments/s").flatMap({ index -> Double? in
-      let words = output.split(separator: " ")
-      return index > 0 ? Double(words[index - 1]) : nil
-    }) {
+    let words = output.split(whereSeparator: \.isWhitespace)
+    if let index = words.firstIndex(of: "segments/s"), index > 0, let rate = Double(words[index - 1]) {
       print(String(format: "llama.cpp batched / numpy: %.1fx", ours / rate))
     }
   }
