@@ -198,7 +198,16 @@ public actor Library {
         name: model.name, kind: .speakers, summary: model.summary, size: model.approximateSize, state: state,
         isDefault: configuration.identifiesSpeakers && model == .default)
     }
-    return speech + language + speakers
+    let embedding = EmbeddingModel.all.map { model in
+      let state: ModelStatus.State =
+        model.isInstalled(in: directory)
+        ? .installed
+        : (model.isBeingInstalled(in: directory) || installing.contains(model.name)) ? .downloading : .supported
+      return ModelStatus(
+        name: model.name, kind: .embedding, summary: model.summary, size: model.approximateSize, state: state,
+        isDefault: model == .default)
+    }
+    return speech + language + speakers + embedding
   }
 
   /// Whether the language model can analyse now, and why not.
@@ -480,10 +489,12 @@ public actor Library {
     let speech = try? SpeechModel.named(name)
     let language = try? LanguageModelWeights.named(name)
     let speakers = try? SpeakerModel.named(name)
-    guard speech != nil || language != nil || speakers != nil else {
+    let embedding = try? EmbeddingModel.named(name)
+    guard speech != nil || language != nil || speakers != nil || embedding != nil else {
       throw LibraryError.unknownModel(
         name: name,
-        known: SpeechModel.all.map(\.name) + LanguageModelWeights.all.map(\.name) + SpeakerModel.all.map(\.name))
+        known: SpeechModel.all.map(\.name) + LanguageModelWeights.all.map(\.name) + SpeakerModel.all.map(\.name)
+          + EmbeddingModel.all.map(\.name))
     }
     guard installing.insert(name).inserted else { return }
     events.publish(.model(name: name, status: .downloading, stage: "starting", fraction: 0))
@@ -495,6 +506,7 @@ public actor Library {
         if let speech { try await ensureInstalled(speech, progress: report) }
         if let language { try await ensureInstalled(language, progress: report) }
         if let speakers { try await Task.detached { try speakers.install(progress: report) }.value }
+        if let embedding { try await Task.detached { try embedding.install(progress: report) }.value }
         events.publish(.model(name: name, status: .installed, stage: "installed", fraction: 1))
       } catch {
         let message = FailureText.describe(error)

@@ -22,6 +22,8 @@ public struct ModelStatus: Sendable, Equatable, Codable {
     case language
     /// Tells a note's speakers apart and recognises their voices.
     case speakers
+    /// Turns passages into vectors, for search by meaning and asking the notes.
+    case embedding
   }
 
   /// The model's name, as the command line and the API spell it.

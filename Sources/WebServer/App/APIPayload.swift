@@ -267,6 +267,7 @@ enum APIPayload {
     var speech: [Model]
     var language: [Model]
     var speakers: [Model]
+    var embedding: [Model]
     var defaults: Defaults
   }
 

@@ -458,6 +458,7 @@ struct APIRoutes: Sendable {
       speech: all.filter { $0.kind == .speech }.map(payload),
       language: all.filter { $0.kind == .language }.map(payload),
       speakers: all.filter { $0.kind == .speakers }.map(payload),
+      embedding: all.filter { $0.kind == .embedding }.map(payload),
       defaults: .init(
         speech: library.configuration.speechModel.name, language: library.configuration.languageModel.name))
   }
