@@ -7,7 +7,8 @@ import Testing
 @Suite("voicenotes help text")
 struct HelpTextTests {
   static let commands = [
-    "", "serve", "import", "record", "list", "show", "search", "ask", "tasks", "done", "undone", "retry", "resume", "analyze",
+    "", "serve", "import", "record", "list", "show", "search", "ask", "tasks", "done", "undone", "retry", "resume",
+    "analyze",
     "rename", "delete", "export", "samples", "samples restore", "vocabulary", "vocabulary add", "vocabulary list",
     "vocabulary remove", "speakers", "speakers list", "speakers name", "speakers unname", "speakers rename",
     "speakers merge", "speakers forget", "transcribe", "models", "models install", "config", "config add-server",
