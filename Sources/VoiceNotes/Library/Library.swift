@@ -189,20 +189,21 @@ public actor Library {
         name: weights.name, kind: .language, summary: weights.summary, size: weights.size, state: state,
         isDefault: weights == configuration.languageModel)
     }
+    func state(installed: Bool, beingInstalled: Bool, name: String) -> ModelStatus.State {
+      installed ? .installed : (beingInstalled || installing.contains(name)) ? .downloading : .supported
+    }
     let speakers = SpeakerModel.all.map { model in
-      let state: ModelStatus.State =
-        model.isInstalled(in: directory)
-        ? .installed
-        : (model.isBeingInstalled(in: directory) || installing.contains(model.name)) ? .downloading : .supported
+      let state = state(
+        installed: model.isInstalled(in: directory), beingInstalled: model.isBeingInstalled(in: directory),
+        name: model.name)
       return ModelStatus(
         name: model.name, kind: .speakers, summary: model.summary, size: model.approximateSize, state: state,
         isDefault: configuration.identifiesSpeakers && model == .default)
     }
     let embedding = EmbeddingModel.all.map { model in
-      let state: ModelStatus.State =
-        model.isInstalled(in: directory)
-        ? .installed
-        : (model.isBeingInstalled(in: directory) || installing.contains(model.name)) ? .downloading : .supported
+      let state = state(
+        installed: model.isInstalled(in: directory), beingInstalled: model.isBeingInstalled(in: directory),
+        name: model.name)
       return ModelStatus(
         name: model.name, kind: .embedding, summary: model.summary, size: model.approximateSize, state: state,
         isDefault: model == .default)

@@ -67,32 +67,34 @@ struct ModelsInstallCommand: ParsableCommand {
       }
     }
     for weights in languageModels {
-      if weights.isInstalled() {
-        progress.finish("\(weights.name): already installed")
-        continue
+      try await install(weights.name, isInstalled: weights.isInstalled(), progress: progress) { report in
+        try await weights.install(progress: report)
       }
-      let started = Date()
-      try await weights.install { stage, fraction in progress.update(stage, fraction: fraction) }
-      progress.finish(String(format: "%@: installed in %.0f s", weights.name, Date().timeIntervalSince(started)))
     }
     for speakers in speakerModels {
-      if speakers.isInstalled() {
-        progress.finish("\(speakers.name): already installed")
-        continue
+      try await install(speakers.name, isInstalled: speakers.isInstalled(), progress: progress) { report in
+        try speakers.install(progress: report)
       }
-      let started = Date()
-      try speakers.install { stage, fraction in progress.update(stage, fraction: fraction) }
-      progress.finish(String(format: "%@: installed in %.0f s", speakers.name, Date().timeIntervalSince(started)))
     }
     for embedding in embeddingModels {
-      if embedding.isInstalled() {
-        progress.finish("\(embedding.name): already installed")
-        continue
+      try await install(embedding.name, isInstalled: embedding.isInstalled(), progress: progress) { report in
+        try embedding.install(progress: report)
       }
-      let started = Date()
-      try embedding.install { stage, fraction in progress.update(stage, fraction: fraction) }
-      progress.finish(String(format: "%@: installed in %.0f s", embedding.name, Date().timeIntervalSince(started)))
     }
+  }
+
+  /// Runs `body` unless the model `name` is installed, showing its progress and how long it took.
+  private func install(
+    _ name: String, isInstalled: Bool, progress: ProgressReporter,
+    _ body: (@escaping @Sendable (String, Double) -> Void) async throws -> Void
+  ) async throws {
+    if isInstalled {
+      progress.finish("\(name): already installed")
+      return
+    }
+    let started = Date()
+    try await body { stage, fraction in progress.update(stage, fraction: fraction) }
+    progress.finish(String(format: "%@: installed in %.0f s", name, Date().timeIntervalSince(started)))
   }
 
   /// Installs `model` when it is missing, showing progress. Returns whether it installed anything.
