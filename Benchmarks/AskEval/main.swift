@@ -120,6 +120,14 @@ for mode in [SearchMode.keyword, .semantic, .hybrid] {
   recalls[mode] = total / Double(answerable.count)
   print(String(format: "  %-8@ %.3f", mode.rawValue, recalls[mode]!))
 }
+// Keyword search with any telling word (BM25 with word rarity): a fairer baseline for questions.
+var anyWord = 0.0
+for question in answerable {
+  let results = (try? await library.store.search(question.question, limit: 5, matchingAnyWord: true)) ?? []
+  let found = Set(results.compactMap { evalIDs[$0.note.id] })
+  anyWord += Double(question.notes.filter(found.contains).count) / Double(question.notes.count)
+}
+print(String(format: "  keyword, any word %.3f", anyWord / Double(answerable.count)))
 if retrievalOnly { exit(0) }
 
 // MARK: - Answers

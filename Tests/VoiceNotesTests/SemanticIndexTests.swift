@@ -132,6 +132,21 @@ struct SemanticIndexTests {
     }
   }
 
+  @Test("a question finds notes by any of its telling words when no note holds them all")
+  func anyWord() async throws {
+    try await withIndexedLibrary { library, notes in
+      let question = "when will the greenhouse be ready?"
+      #expect(try await library.search(question, mode: .keyword).isEmpty)
+      let some = try await library.store.search(question, matchingAnyWord: true)
+      #expect(some.map(\.note.id) == [notes[3].id])
+      let hybrid = try await library.search(question, mode: .hybrid)
+      #expect(hybrid.first?.note.id == notes[3].id)
+      // Stop words alone still search (for all of them): "the" is in every note here.
+      let common = try await library.store.search("the", matchingAnyWord: true)
+      #expect(common.count == 4)
+    }
+  }
+
   @Test("scopes limit the passages, and meaning is not searched in titles")
   func scopes() async throws {
     try await withIndexedLibrary { library, _ in

@@ -54,7 +54,14 @@ extension Library {
         try await self.result(for: match, score: Double(match.similarity))
       }
     }
-    let keyword = try await reader.search(query, scope: scope, limit: Self.fusionDepth)
+    // Notes with every word first, then those with some of its telling words: a question
+    // ("when is my dentist appointment?") has words that no note holds all of.
+    var keyword = try await reader.search(query, scope: scope, limit: Self.fusionDepth)
+    if keyword.count < Self.fusionDepth {
+      let found = Set(keyword.map(\.note.id))
+      let some = try await reader.search(query, scope: scope, limit: Self.fusionDepth, matchingAnyWord: true)
+      keyword += some.filter { !found.contains($0.note.id) }.prefix(Self.fusionDepth - keyword.count)
+    }
     var fused: [String: Double] = [:]
     for (rank, result) in keyword.enumerated() {
       fused[result.note.id, default: 0] += 1 / (Self.fusionConstant + Double(rank + 1))

@@ -31,15 +31,29 @@ struct FullTextQuery: Equatable {
   /// Whether no word can match anything (the query was only punctuation).
   var matchesNothing: Bool { words.isEmpty }
 
-  /// The FTS5 expression, limited to the columns of `scope`.
+  /// Words too common to say what a query is about, left out when any word may match.
+  static let stopWords: Set<String> = [
+    "a", "about", "all", "am", "an", "and", "any", "are", "at", "be", "been", "by", "can", "could", "did", "do",
+    "does", "for", "from", "had", "has", "have", "he", "her", "him", "his", "how", "i", "if", "in", "is", "it", "its",
+    "me", "my", "no", "not", "of", "on", "or", "our", "she", "should", "so", "that", "the", "their", "them", "then",
+    "there", "they", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will", "with",
+    "would", "you", "your",
+  ]
+
+  /// The FTS5 expression, limited to the columns of `scope`. With `matchingAnyWord`, a note
+  /// matches when it holds any of the query's words but the ``stopWords`` (all of them when
+  /// that leaves none), which is how a question finds notes by its telling words.
   ///
   /// - Parameter completions: The indexed words that start with a folded word, or nil when there
   ///   are too many to list. A word with a short list becomes an OR of exact words, which FTS5
   ///   walks lazily; otherwise it stays a prefix query, which merges every matching word's posting
   ///   list up front. A one-letter word matches only itself.
-  func expression(in scope: SearchScope, completions: (String) throws -> [String]? = { _ in nil }) rethrows -> String {
+  func expression(
+    in scope: SearchScope, matchingAnyWord: Bool = false, completions: (String) throws -> [String]? = { _ in nil }
+  ) rethrows -> String {
     var parts: [String] = []
-    for word in words {
+    let telling = words.filter { !Self.stopWords.contains(Self.foldedWords($0).joined(separator: " ")) }
+    for word in matchingAnyWord && !telling.isEmpty ? telling : words {
       let folded = Self.foldedWords(word)
       guard folded.count == 1, let token = folded.first else {
         parts.append(Self.quoted(word) + "*")
@@ -54,7 +68,7 @@ struct FullTextQuery: Equatable {
         parts.append(Self.quoted(token) + "*")
       }
     }
-    let phrases = parts.joined(separator: " AND ")
+    let phrases = parts.joined(separator: matchingAnyWord ? " OR " : " AND ")
     guard let column = Self.column(of: scope) else { return phrases }
     return "{\(column)} : (\(phrases))"
   }

@@ -26,16 +26,26 @@ extension NoteStore {
   /// ```
   ///
   /// Throws ``NoteStoreError/emptyQuery`` when `query` holds only spaces.
-  public func search(_ query: String, scope: SearchScope = .all, limit: Int = 20) throws -> [SearchResult] {
+  ///
+  /// With `matchingAnyWord`, a note needs only one of the query's words (stop words aside): how
+  /// hybrid search reads a question, whose every word no note holds.
+  public func search(
+    _ query: String, scope: SearchScope = .all, limit: Int = 20, matchingAnyWord: Bool = false
+  ) throws -> [SearchResult] {
     let parsed = try FullTextQuery(query)
     guard !parsed.matchesNothing, limit > 0 else { return [] }
     let weights = Self.searchWeights.map { String($0) }.joined(separator: ", ")
     // FTS5 walks the matches newest first and stops at the window; the best are picked here.
+    // Any word may match: each word's rarity matters then (one rare word outweighs three common
+    // ones), so FTS5's own BM25, which weighs it, ranks; its scores are negative, best lowest.
+    let rank =
+      matchingAnyWord ? "-bm25(note_search, \(weights))" : "\(SearchRanking.functionName)(note_search, \(weights))"
+    let expression = try parsed.expression(in: scope, matchingAnyWord: matchingAnyWord, completions: completions)
     var ranked = try database.query(
       """
-      SELECT rowid, \(SearchRanking.functionName)(note_search, \(weights)) FROM note_search
+      SELECT rowid, \(rank) FROM note_search
       WHERE note_search MATCH ?1 ORDER BY rowid DESC LIMIT ?2
-      """, [.text(try parsed.expression(in: scope, completions: completions)), .integer(Int64(Self.rankingWindow))]
+      """, [.text(expression), .integer(Int64(Self.rankingWindow))]
     ) { (number: $0.int(0), score: $0.double(1)) }
     ranked.sort { $0.score > $1.score || ($0.score == $1.score && $0.number > $1.number) }
     let highlighter = SearchHighlighter(parsed)
