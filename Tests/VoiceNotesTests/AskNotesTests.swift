@@ -136,6 +136,6 @@ struct NoteAnswerParsingTests {
       originalFileName: "a.wav")
     #expect(book.add("excerpt 0", of: note, at: 0).number == 1)
     #expect(book.add("another", of: note, at: 0).number == 3)
-    #expect(CitationBook.line(book.citation(3)!).hasPrefix("[3] \""))
+    #expect(CitationBook.line(book.citation(3)!).hasPrefix("[3] from the note \""))
   }
 }

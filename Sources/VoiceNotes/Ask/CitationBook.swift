@@ -29,10 +29,12 @@ public final class CitationBook: Sendable {
     }
   }
 
-  /// The excerpt as the model reads it: `[3] "Dentist and car" (1 Dec 2026 at 09:30), at 0:42: …`.
+  /// The excerpt as the model reads it:
+  /// `[3] from the note "Dentist and car", recorded 1 Dec 2026 at 09:30, at 0:42: …`.
   public static func line(_ citation: NoteCitation) -> String {
     let place = citation.time.map { ", at " + NoteMarkdown.duration($0).trimmingCharacters(in: .whitespaces) } ?? ""
     return
-      "[\(citation.number)] \"\(citation.title)\" (\(CalendarText.spoken(citation.recordedAt))\(place)): \(citation.text)"
+      "[\(citation.number)] from the note \"\(citation.title)\", recorded \(CalendarText.spoken(citation.recordedAt))"
+      + "\(place): \(citation.text)"
   }
 }
