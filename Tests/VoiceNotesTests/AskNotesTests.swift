@@ -121,11 +121,15 @@ struct NoteAnswerParsingTests {
     #expect(!answer.isAbstention)
   }
 
-  @Test("the abstention cites nothing")
+  @Test("the abstention cites nothing; an answer that is silent on one part and cites another is an answer")
   func abstention() {
     let answer = NoteAssistant.answer(from: NoteAssistant.abstention, book: book(notes: 3))
     #expect(answer.isAbstention)
     #expect(answer.citations.isEmpty)
+    let partial = NoteAssistant.answer(
+      from: "You are dropping Hulu before the 20th [2]; the notes don't say which else.", book: book(notes: 3))
+    #expect(!partial.isAbstention)
+    #expect(partial.citations.map(\.number) == [2])
   }
 
   @Test("the same excerpt shown twice keeps its number")

@@ -87,11 +87,9 @@ public actor NoteAssistant {
   /// abstains (then with no citations).
   static func answer(from text: String, book: CitationBook) -> NoteAnswer {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    let folded = trimmed.lowercased().replacingOccurrences(of: "\u{2019}", with: "'")
-    let abstains =
-      ["notes don't say", "notes do not say", "notes don't mention", "notes do not mention"].contains {
-        folded.contains($0)
-      }
+    // The pattern lets the answer abstain only as the whole of it; a sentence that says the notes
+    // are silent on one part and cites them for another is an answer.
+    let abstains = trimmed == abstention
     var numbers: [Int] = []
     var cleaned = ""
     var rest = Substring(trimmed)
