@@ -38,7 +38,8 @@ struct NotePipelineTests {
       "\(progress)")
     #expect(
       progress.range(
-        of: #"\(transcribed in [0-9.]+ s, (speakers told apart in [0-9.]+ s, )?analysed in [0-9.]+ s\)"#,
+        of:
+          #"\(transcribed in [0-9.]+ s, (speakers told apart in [0-9.]+ s, )?analysed in [0-9.]+ s(, indexed for search by meaning in [0-9.]+ s)?\)"#,
         options: .regularExpression) != nil,
       "\(progress)")
     let note = try noteJSON(id, library: library)

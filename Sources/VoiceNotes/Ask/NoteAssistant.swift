@@ -74,7 +74,7 @@ public actor NoteAssistant {
     var text = ""
     let stream = session.streamResponse(
       to: prompt, generating: NoteReply.self,
-      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 320))
+      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 400))
     for try await snapshot in stream {
       let current = snapshot.content.answer ?? ""
       if current.count > text.count, current.hasPrefix(text) { onText(String(current.dropFirst(text.count))) }

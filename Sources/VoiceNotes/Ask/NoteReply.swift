@@ -13,12 +13,13 @@ struct NoteReply: Sendable, Equatable {
   var answer: String
 
   /// Text with one to four citations `[n]`, each after words of its own (so the model cannot run
-  /// on citing "[1] [2] [3]…"), without line breaks, quotes or backslashes (which keeps the JSON
-  /// simple); or exactly the abstention.
+  /// on citing "[1] [2] [3]…") of at most about 300 characters (so it cannot copy an excerpt on
+  /// and on: at the limit the citation is all it may write), without line breaks, quotes or
+  /// backslashes (which keeps the JSON simple); or exactly the abstention.
   static let answerPattern: String = {
-    let words = #"[^\[\]\n"\\]*[A-Za-z][^\[\]\n"\\]*"#
+    let words = #"[^\[\]\n"\\]{0,150}[A-Za-z][^\[\]\n"\\]{0,150}"#
     let citation = #"\[[1-9][0-9]?\]"#
-    let tail = #"[^\[\]\n"\\A-Za-z]*"#
+    let tail = #"[^\[\]\n"\\A-Za-z]{0,8}"#
     let more = "(\(words)\(citation))?"
     return "^(The notes don't say\\.|\(words)\(citation)\(more)\(more)\(more)\(tail))$"
   }()
