@@ -109,13 +109,6 @@ public struct EmbeddingModel: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Our converter: in the checkout the program was built in, else in the share folder next to
-  /// the installed program (`<prefix>/share/voicenotes`).
-  static var converterScript: URL? {
-    if let script = EngineHost.checkoutFolder("scripts/convert-embedding-model.py") { return script }
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-    let shared = URL(fileURLWithPath: executable).deletingLastPathComponent()
-      .appendingPathComponent("../share/voicenotes/convert-embedding-model.py").standardizedFileURL
-    return FileManager.default.fileExists(atPath: shared.path) ? shared : nil
-  }
+  /// Our converter (see ``EngineHost/script(named:)``).
+  static var converterScript: URL? { EngineHost.script(named: "convert-embedding-model.py") }
 }

@@ -26,6 +26,16 @@ package enum EngineHost {
   /// Threads for an engine: ``EngineConfiguration/threads``.
   package static var threadCount: Int { EngineConfiguration.current.threads }
 
+  /// Our script `name` (a model converter): in the checkout's `scripts/` the program was built
+  /// in, else in the share folder next to the installed program (`<prefix>/share/voicenotes`).
+  package static func script(named name: String) -> URL? {
+    if let script = checkoutFolder("scripts/\(name)") { return script }
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+    let shared = URL(fileURLWithPath: executable).deletingLastPathComponent()
+      .appendingPathComponent("../share/voicenotes/\(name)").standardizedFileURL
+    return FileManager.default.fileExists(atPath: shared.path) ? shared : nil
+  }
+
   /// The folder at `relativePath` in the checkout the running program was built in (found by
   /// walking up from the executable), or nil when the program does not run from a checkout.
   package static func checkoutFolder(_ relativePath: String) -> URL? {

@@ -105,13 +105,6 @@ public struct SpeakerModel: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Our converter: in the checkout the program was built in, else in the share folder next to
-  /// the installed program (`<prefix>/share/voicenotes`).
-  static var converterScript: URL? {
-    if let script = EngineHost.checkoutFolder("scripts/convert-speaker-models.py") { return script }
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-    let shared = URL(fileURLWithPath: executable).deletingLastPathComponent()
-      .appendingPathComponent("../share/voicenotes/convert-speaker-models.py").standardizedFileURL
-    return FileManager.default.fileExists(atPath: shared.path) ? shared : nil
-  }
+  /// Our converter (see ``EngineHost/script(named:)``).
+  static var converterScript: URL? { EngineHost.script(named: "convert-speaker-models.py") }
 }
