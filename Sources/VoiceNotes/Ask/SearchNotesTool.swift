@@ -51,11 +51,11 @@ public struct SearchNotesTool: Tool {
     var lines: [String] = []
     for result in results {
       let note = try await library.note(result.note.id)
-      // The transcript is the source: a match in the summary or an action item (the model's
-      // words, often "the speaker…") is read from the start of the transcript instead.
+      // A match in the transcript is read around its moment; one in the summary or an action item
+      // as the note's summary and action items, which say what a long transcript may say late.
       let excerpt: (text: String, time: Double?) =
-        note.transcript?.segments.isEmpty == false
-        ? NoteExcerpt.around(result.time ?? 0, in: note) : (NoteExcerpt.overview(of: note), nil)
+        result.matchedField == .transcript
+        ? NoteExcerpt.around(result.time, in: note) : (NoteExcerpt.overview(of: note), nil)
       lines.append(CitationBook.line(book.add(excerpt.text, of: note, at: excerpt.time)))
     }
     return lines
