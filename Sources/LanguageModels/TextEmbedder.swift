@@ -97,8 +97,8 @@ public actor TextEmbedder {
     return dot / (normA.squareRoot() * normB.squareRoot())
   }
 
-  /// `vector` scaled to length 1 (unchanged when it is all zeros).
-  static func normalized(_ vector: [Float]) -> [Float] {
+  /// `vector` scaled to length 1 (unchanged when it is all zeros or not finite).
+  public static func normalized(_ vector: [Float]) -> [Float] {
     let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
     guard norm > 0, norm.isFinite else { return vector }
     return vector.map { $0 / norm }

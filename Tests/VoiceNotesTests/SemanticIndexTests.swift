@@ -1,4 +1,5 @@
 import Foundation
+import LanguageModels
 import Synchronization
 import TestSupport
 import Testing
@@ -25,7 +26,7 @@ struct TopicEmbedder: PassageEmbedding {
         let slot = Self.topics[String(word)] ?? (4 + abs(String(word).hashValue) % (dimension - 4))
         vector[slot] += Self.topics[String(word)] == nil ? 0.2 : 1
       }
-      return VectorIndex.normalized(vector)
+      return TextEmbedder.normalized(vector)
     }
   }
 }
@@ -78,14 +79,14 @@ struct SemanticIndexTests {
     var index = VectorIndex(dimension: 37)
     var rows: [[Float]] = []
     for _ in 0..<500 {
-      let vector = VectorIndex.normalized((0..<37).map { _ in random() })
+      let vector = TextEmbedder.normalized((0..<37).map { _ in random() })
       rows.append(vector)
       let added = index.append(vector)
       #expect(added)
     }
     let refused = index.append([1, 2, 3])
     #expect(!refused)
-    let query = VectorIndex.normalized((0..<37).map { _ in random() })
+    let query = TextEmbedder.normalized((0..<37).map { _ in random() })
     let scores: [(row: Int, score: Float)] = rows.indices.map { ($0, dot(rows[$0], query)) }
     let expected = scores.sorted { $0.score > $1.score }.prefix(10).map { $0.row }
     let found = index.nearest(to: query, limit: 10)

@@ -41,15 +41,17 @@ extension Library {
   public nonisolated func search(
     _ query: String, scope: SearchScope = .all, mode: SearchMode? = nil, limit: Int = 20
   ) async throws -> [SearchResult] {
-    let mode = if let mode { mode } else { try await defaultSearchMode(scope: scope) }
-    if mode == .keyword { return try await reader.search(query, scope: scope, limit: limit) }
+    let chosen = if let mode { mode } else { try await defaultSearchMode(scope: scope) }
+    if chosen == .keyword { return try await reader.search(query, scope: scope, limit: limit) }
     guard let kinds = Self.passageKinds(in: scope) else { throw LibraryError.semanticScope(scope.displayName) }
-    guard try await semanticIndex.isReady() else {
+    // A default of hybrid has just found the index ready; a mode asked for is checked here.
+    if mode != nil, try await !semanticIndex.isReady() {
       _ = try await semanticIndex.requireEmbedder()
       throw LibraryError.semanticIndexEmpty
     }
-    let matches = try await semanticIndex.search(query, kinds: kinds, limit: mode == .hybrid ? Self.fusionDepth : limit)
-    if mode == .semantic {
+    let matches = try await semanticIndex.search(
+      query, kinds: kinds, limit: chosen == .hybrid ? Self.fusionDepth : limit)
+    if chosen == .semantic {
       return try await matches.prefix(limit).asyncCompactMap { match in
         try await self.result(for: match, score: Double(match.similarity))
       }

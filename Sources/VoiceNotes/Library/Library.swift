@@ -180,17 +180,16 @@ public actor Library {
         name: model.name, kind: .speech, summary: model.summary, size: model.approximateSize, state: state,
         isDefault: model == configuration.speechModel)
     }
+    func state(installed: Bool, beingInstalled: Bool, name: String) -> ModelStatus.State {
+      installed ? .installed : (beingInstalled || installing.contains(name)) ? .downloading : .supported
+    }
     let language = LanguageModelWeights.all.map { weights in
-      let state: ModelStatus.State =
-        weights.isInstalled(in: directory)
-        ? .installed
-        : (weights.isBeingInstalled(in: directory) || installing.contains(weights.name)) ? .downloading : .supported
+      let state = state(
+        installed: weights.isInstalled(in: directory), beingInstalled: weights.isBeingInstalled(in: directory),
+        name: weights.name)
       return ModelStatus(
         name: weights.name, kind: .language, summary: weights.summary, size: weights.size, state: state,
         isDefault: weights == configuration.languageModel)
-    }
-    func state(installed: Bool, beingInstalled: Bool, name: String) -> ModelStatus.State {
-      installed ? .installed : (beingInstalled || installing.contains(name)) ? .downloading : .supported
     }
     let speakers = SpeakerModel.all.map { model in
       let state = state(

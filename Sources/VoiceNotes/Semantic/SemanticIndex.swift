@@ -35,7 +35,7 @@ public actor SemanticIndex {
   /// Whether there is an embedder and at least one note indexed with it.
   public func isReady() async throws -> Bool {
     guard let embedder = try embedder() else { return false }
-    return try await store.indexedNoteCount(model: embedder.modelName) > 0
+    return try await store.hasIndexedNote(model: embedder.modelName)
   }
 
   /// How many notes are indexed, and how many finished notes are not yet.

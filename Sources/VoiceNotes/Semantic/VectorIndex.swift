@@ -1,3 +1,5 @@
+import LanguageModels
+
 /// Unit-length vectors in one contiguous block, searched by brute force for the rows closest to a
 /// query: the in-memory side of the semantic index.
 ///
@@ -78,12 +80,6 @@ public struct VectorIndex: Sendable {
     return total
   }
 
-  /// `vector` scaled to unit length (unchanged when it is all zeros).
-  public static func normalized(_ vector: [Float]) -> [Float] {
-    let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
-    return norm > 0 ? vector.map { $0 / norm } : vector
-  }
-
   /// The unit-length mean of `vectors`: a note's centroid, which the first stage of a search
   /// scores against the query.
   public static func centroid(of vectors: [[Float]], dimension: Int) -> [Float] {
@@ -91,6 +87,6 @@ public struct VectorIndex: Sendable {
     for vector in vectors where vector.count == dimension {
       for index in 0..<dimension { sum[index] += vector[index] }
     }
-    return normalized(sum)
+    return TextEmbedder.normalized(sum)
   }
 }

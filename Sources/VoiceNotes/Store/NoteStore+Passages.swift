@@ -50,6 +50,12 @@ extension NoteStore {
     ) { $0.text(0) ?? "" }
   }
 
+  /// Whether `model` has indexed any note: what every search by meaning checks first, so one row
+  /// is looked up rather than all of them counted.
+  func hasIndexedNote(model: String) throws -> Bool {
+    try database.integer("SELECT EXISTS (SELECT 1 FROM note_vectors WHERE model = ?)", [.text(model)]) == 1
+  }
+
   /// How many notes `model` has indexed.
   public func indexedNoteCount(model: String) throws -> Int {
     Int(try database.integer("SELECT count(*) FROM note_vectors WHERE model = ?", [.text(model)]) ?? 0)

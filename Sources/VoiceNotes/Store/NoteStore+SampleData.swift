@@ -1,4 +1,5 @@
 import Foundation
+import LanguageModels
 
 extension NoteStore {
   /// Adds `count` synthetic, fully analysed notes in one transaction: the library for the search
@@ -157,7 +158,7 @@ extension NoteStore {
   {
     var state = seed
     func vector() -> [Float] {
-      VectorIndex.normalized(
+      TextEmbedder.normalized(
         (0..<dimension).map { _ in
           state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
           return Float(state >> 40) / Float(1 << 24) - 0.5

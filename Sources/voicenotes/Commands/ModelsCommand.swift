@@ -38,16 +38,17 @@ struct ModelsCommand: ParsableCommand {
           model.summary, directory.file(for: model).path
         ))
     }
+    func status(installed: Bool, beingInstalled: Bool) -> String {
+      installed ? "installed" : beingInstalled ? "downloading" : "not installed"
+    }
     for weights in LanguageModelWeights.all {
-      let status =
-        weights.isInstalled(in: directory)
-        ? "installed" : weights.isBeingInstalled(in: directory) ? "downloading" : "not installed"
+      let status = status(
+        installed: weights.isInstalled(in: directory), beingInstalled: weights.isBeingInstalled(in: directory))
       rows.append(("language", weights.name, status, weights.size, weights.summary, weights.file(in: directory).path))
     }
     for speakers in SpeakerModel.all {
-      let status =
-        speakers.isInstalled(in: directory)
-        ? "installed" : speakers.isBeingInstalled(in: directory) ? "downloading" : "not installed"
+      let status = status(
+        installed: speakers.isInstalled(in: directory), beingInstalled: speakers.isBeingInstalled(in: directory))
       rows.append(
         (
           "speakers", speakers.name, status, speakers.approximateSize, speakers.summary,
@@ -55,9 +56,8 @@ struct ModelsCommand: ParsableCommand {
         ))
     }
     for embedding in EmbeddingModel.all {
-      let status =
-        embedding.isInstalled(in: directory)
-        ? "installed" : embedding.isBeingInstalled(in: directory) ? "downloading" : "not installed"
+      let status = status(
+        installed: embedding.isInstalled(in: directory), beingInstalled: embedding.isBeingInstalled(in: directory))
       rows.append(
         (
           "embedding", embedding.name, status, embedding.approximateSize, embedding.summary,

@@ -58,7 +58,7 @@ struct AskCommand: ParsableCommand {
   /// Asks one question, streaming the answer to the terminal (or printing it as JSON at the end).
   private func answer(_ question: String, with assistant: NoteAssistant) async throws {
     let streaming = !json
-    if streaming, !json, readsFromStandardInput { print("> \(question)") }
+    if streaming, readsFromStandardInput { print("> \(question)") }
     let answer = try await assistant.ask(question) { piece in
       if streaming {
         FileHandle.standardOutput.write(Data(NoteFormatting.terminalText(piece).utf8))
