@@ -56,6 +56,8 @@ demo: deps
 ## then the web app in a real headless Chromium (screenshots in .build/test-artifacts/web), the
 ## OpenAI-compatible /v1 endpoints through the official openai client (in its own venv), a quick
 ## torture run (kills, concurrency, full disk, read-only) and every fuzz target for a moment
+## Random sampling in the tests starts from a fixed seed (VOICENOTES_SEED), so a failure repeats.
+test: export VOICENOTES_SEED ?= 1
 test: engines servers lint
 	swift build --build-tests
 	@.build/debug/voicenotes models install $(SPEECH_MODELS) $(LANGUAGE_MODELS) $(SPEAKER_MODELS) $(EMBEDDING_MODELS)

@@ -38,22 +38,22 @@ public struct GenerationOptions: Sendable, Equatable {
     self.maximumResponseTokens = maximumResponseTokens
   }
 
-  /// The engine's sampling for these options.
-  var engineSampling: LlamaSampling {
+  /// The engine's sampling for these options; random sampling without a seed of its own uses
+  /// `defaultSeed`, else a new one.
+  func engineSampling(defaultSeed: UInt64?) -> LlamaSampling {
+    func resolved(_ seed: UInt64?) -> UInt32 {
+      UInt32(truncatingIfNeeded: seed ?? defaultSeed ?? UInt64.random(in: 0...UInt64(UInt32.max)))
+    }
     let temperature = temperature ?? 0.7
     switch sampling?.mode {
     case .greedy:
       return .greedy
     case .topK(let top, let seed):
-      return .random(topK: top, topP: nil, temperature: temperature, seed: Self.seed(seed))
+      return .random(topK: top, topP: nil, temperature: temperature, seed: resolved(seed))
     case .topP(let threshold, let seed):
-      return .random(topK: nil, topP: threshold, temperature: temperature, seed: Self.seed(seed))
+      return .random(topK: nil, topP: threshold, temperature: temperature, seed: resolved(seed))
     case nil:
-      return temperature <= 0 ? .greedy : .random(topK: 40, topP: 0.9, temperature: temperature, seed: Self.seed(nil))
+      return temperature <= 0 ? .greedy : .random(topK: 40, topP: 0.9, temperature: temperature, seed: resolved(nil))
     }
-  }
-
-  private static func seed(_ seed: UInt64?) -> UInt32 {
-    UInt32(truncatingIfNeeded: seed ?? UInt64.random(in: 0...UInt64(UInt32.max)))
   }
 }

@@ -13,6 +13,7 @@ import Foundation
 /// | `VOICENOTES_CONTEXT_SIZE` | ``contextSize`` |
 /// | `VOICENOTES_LANGUAGE_MODEL` | ``languageModelOverride`` |
 /// | `VOICENOTES_BEAM_SIZE` | ``beamSize`` |
+/// | `VOICENOTES_SEED` | ``samplingSeed`` |
 /// | `VOICENOTES_VAD` (`0` turns it off) | ``usesVoiceActivityDetection`` |
 /// | `VOICENOTES_FIT_AUDIO_CONTEXT` (`1` turns it on) | ``fitsAudioContext`` |
 /// | `VOICENOTES_ENGINE_LOGS` (any value) | ``showsEngineLogs`` |
@@ -66,6 +67,9 @@ public struct EngineConfiguration: Sendable, Equatable {
   public var languageModelOverride: LanguageModelOverride?
   /// Whisper's beam width, when the environment sets it.
   public var beamSize: Int?
+  /// The seed of random sampling when a request names none, so that runs repeat (tests,
+  /// evaluations); nil draws a new seed for each response.
+  public var samplingSeed: UInt64?
   /// Whether silence is removed by voice-activity detection before decoding.
   public var usesVoiceActivityDetection: Bool
   /// Whether a file with less than 30 s of speech is encoded in a window fitted to it instead of
@@ -105,6 +109,7 @@ public struct EngineConfiguration: Sendable, Equatable {
       default: nil
       }
     beamSize = environment["VOICENOTES_BEAM_SIZE"].flatMap(Int.init).map { max($0, 1) }
+    samplingSeed = environment["VOICENOTES_SEED"].flatMap(UInt64.init)
     usesVoiceActivityDetection = environment["VOICENOTES_VAD"] != "0"
     fitsAudioContext = environment["VOICENOTES_FIT_AUDIO_CONTEXT"] == "1"
     showsEngineLogs = environment["VOICENOTES_ENGINE_LOGS"] != nil

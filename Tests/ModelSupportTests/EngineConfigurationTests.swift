@@ -10,6 +10,7 @@ struct EngineConfigurationTests {
       "HOME": "/home/ada", "VOICENOTES_MODELS": "/m", "VOICENOTES_CACHE": "/c", "VOICENOTES_LIBRARY": "/l",
       "XDG_DATA_HOME": "/d", "VOICENOTES_THREADS": "3", "VOICENOTES_CONTEXT_SIZE": "2048",
       "VOICENOTES_LANGUAGE_MODEL": "modelNotReady", "VOICENOTES_BEAM_SIZE": "1", "VOICENOTES_VAD": "0",
+      "VOICENOTES_SEED": "42",
       "VOICENOTES_ENGINE_LOGS": "1", "VOICENOTES_LANGUAGE_MODEL_SERVER": "http://127.0.0.1:8080",
       "VOICENOTES_LANGUAGE_MODEL_SERVER_MODEL": "qwen", "VOICENOTES_TRANSCRIPTION_SERVER": "http://127.0.0.1:9000",
       "VOICENOTES_TRANSCRIPTION_SERVER_API_KEY": "secret",
@@ -22,6 +23,7 @@ struct EngineConfigurationTests {
     #expect(configuration.contextSize == 2048)
     #expect(configuration.languageModelOverride == .modelNotReady)
     #expect(configuration.beamSize == 1)
+    #expect(configuration.samplingSeed == 42)
     #expect(!configuration.usesVoiceActivityDetection)
     #expect(configuration.showsEngineLogs)
     #expect(
@@ -36,13 +38,14 @@ struct EngineConfigurationTests {
   func defaults() {
     let configuration = EngineConfiguration(environment: [
       "HOME": "/home/ada", "XDG_DATA_HOME": "relative", "VOICENOTES_THREADS": "many",
-      "VOICENOTES_LANGUAGE_MODEL": "llama", "VOICENOTES_MODELS": "",
+      "VOICENOTES_LANGUAGE_MODEL": "llama", "VOICENOTES_MODELS": "", "VOICENOTES_SEED": "-1",
     ])
     #expect(configuration.modelsFolder == nil)
     #expect(configuration.cacheFolder.path == "/home/ada/.cache/voicenotes")
     #expect(configuration.dataHome.path == "/home/ada/.local/share")
     #expect(configuration.threads >= 1 && configuration.threads <= 8)
     #expect(configuration.languageModelOverride == nil)
+    #expect(configuration.samplingSeed == nil)
     #expect(configuration.usesVoiceActivityDetection)
     #expect(!configuration.showsEngineLogs)
     #expect(configuration.languageModelServer == nil && configuration.transcriptionServer == nil)

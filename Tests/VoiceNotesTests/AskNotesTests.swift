@@ -75,6 +75,16 @@ struct AskNotesTests {
       let passport = try await assistant.ask("What is my passport number?")
       #expect(passport.isAbstention, "\(passport.text)")
       #expect(passport.citations.isEmpty)
+
+      // A first question that no note is about abstains without the model, and streams that.
+      let fresh = NoteAssistant(library: library)
+      let streamed = Mutex("")
+      let wifi = try await fresh.ask("What is the wifi password at my parents' house?") { piece in
+        streamed.withLock { $0 += piece }
+      }
+      #expect(wifi.isAbstention && wifi.citations.isEmpty, "\(wifi.text)")
+      #expect(streamed.withLock { $0 } == NoteAssistant.abstention)
+      #expect(fresh.book.all.isEmpty)
     }
   }
 }
@@ -84,7 +94,7 @@ extension AskNotesTests {
   func summarising() async throws {
     try await Self.withLibrary { library, notes in
       // A context of 1,536 tokens holds the instructions, the tools and two or three short turns.
-      let model = SystemLanguageModel(weights: .standard, contextSize: 1_536)
+      let model = SystemLanguageModel(weights: .small, contextSize: 1_536)
       let assistant = NoteAssistant(library: library, model: model)
       let questions = [
         "What is wrong with the car?", "What did I say about flights?", "Where is the hotel?", "What should I plant?",
@@ -130,6 +140,22 @@ struct NoteAnswerParsingTests {
       from: "You are dropping Hulu before the 20th [2]; the notes don't say which else.", book: book(notes: 3))
     #expect(!partial.isAbstention)
     #expect(partial.citations.map(\.number) == [2])
+  }
+
+  @Test("only notes about the question are shown: near the best by meaning and above the floor")
+  func relevance() {
+    func result(_ id: String, _ similarity: Double?) -> SearchResult {
+      let note = VoiceNote(
+        id: id, createdAt: Date(timeIntervalSinceReferenceDate: 0), duration: 10, audioFileName: "a.wav",
+        originalFileName: "a.wav")
+      var result = SearchResult(note: note, score: 1, matchedField: .transcript, snippetRuns: [])
+      result.similarity = similarity
+      return result
+    }
+    let found = [result("close", 0.76), result("near", 0.6), result("word", nil), result("far", 0.4)]
+    #expect(SearchNotesTool.about(query: found).map(\.note.id) == ["close", "near"])
+    let weak = [result("weak", 0.3), result("word", nil)]
+    #expect(SearchNotesTool.about(query: weak).isEmpty)
   }
 
   @Test("the same excerpt shown twice keeps its number")

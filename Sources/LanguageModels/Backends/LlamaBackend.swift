@@ -27,6 +27,8 @@ public struct LlamaBackend: LanguageModelBackend {
   /// The folder the KV states of system messages are saved in, or nil to save none (each new
   /// process then evaluates its system messages again).
   public let promptStateFolder: URL?
+  /// The seed of random sampling when a request names none (``EngineConfiguration/samplingSeed``).
+  public let samplingSeed: UInt64?
 
   /// A backend that runs `weights` from `modelDirectory` (by default the current models folder)
   /// with a context of `contextSize` tokens (by default the configured size, else 4096), saving
@@ -40,6 +42,7 @@ public struct LlamaBackend: LanguageModelBackend {
     self.modelDirectory = modelDirectory ?? .current
     self.configuredContextSize = max(contextSize ?? configuration.contextSize ?? 4096, 256)
     self.promptStateFolder = savesPromptStates ? configuration.promptStateFolder : nil
+    self.samplingSeed = configuration.samplingSeed
   }
 
   /// The weights' name, such as `qwen-1.5b`.
@@ -119,7 +122,7 @@ public struct LlamaBackend: LanguageModelBackend {
       }
       let cumulative = Mutex("")
       generation = try await engine.generate(
-        prompt: formatted, grammar: grammar, sampling: request.options.engineSampling,
+        prompt: formatted, grammar: grammar, sampling: request.options.engineSampling(defaultSeed: samplingSeed),
         maximumTokens: request.options.maximumResponseTokens, prefix: prefix, shouldStop: { Task.isCancelled },
         onText: { piece in
           let text = cumulative.withLock { text in

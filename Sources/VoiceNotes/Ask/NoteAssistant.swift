@@ -56,6 +56,14 @@ public actor NoteAssistant {
     }
     let excerpts = try await SearchNotesTool.excerpts(
       for: question, scope: .all, in: library, book: book, limit: Self.excerptCount)
+    // A first question that no note is about is not the model's to answer: shown nothing, a small
+    // model may still make an answer up.
+    if excerpts.isEmpty, summaries == 0,
+      session.transcript.allSatisfy({ if case .instructions = $0 { true } else { false } })
+    {
+      onText(Self.abstention)
+      return NoteAnswer(text: Self.abstention, citations: [], isAbstention: true)
+    }
     let prompt = Self.prompt(question: question, excerpts: excerpts)
     try await summariseIfNeeded(adding: prompt)
     var text = ""

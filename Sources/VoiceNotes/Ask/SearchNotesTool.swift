@@ -38,13 +38,31 @@ public struct SearchNotesTool: Tool {
     return lines.isEmpty ? "No note matches \"\(arguments.query)\"." : lines.joined(separator: "\n")
   }
 
+  /// The least similarity in meaning (cosine) of a note to the query for its excerpt to be shown:
+  /// below it a note shares only a word or two with the query (measured with MiniLM: a note about
+  /// the query scores 0.4 to 0.8, one about something else 0.1 to 0.35).
+  static let minimumSimilarity = 0.35
+  /// How far below the best note's similarity another note may be and still be shown.
+  static let similarityMargin = 0.25
+
+  /// The results of a search by meaning that are about the query: a small model shown a note
+  /// that only shares a word with the question is drawn to it, or to saying the notes don't say
+  /// when the answer is in the note beside it.
+  static func about(query results: [SearchResult]) -> [SearchResult] {
+    let best = results.compactMap(\.similarity).max() ?? 0
+    let least = max(minimumSimilarity, best - similarityMargin)
+    return results.filter { ($0.similarity ?? 0) >= least }
+  }
+
   /// Numbered excerpts of the notes that best match `query`: the passage each matched at.
   static func excerpts(
     for query: String, scope: SearchScope, in library: Library, book: CitationBook, limit: Int
   ) async throws -> [String] {
-    let results: [SearchResult]
+    var results: [SearchResult]
     do {
-      results = try await library.search(query, scope: scope, limit: limit)
+      let mode = try await library.defaultSearchMode(scope: scope)
+      results = try await library.search(query, scope: scope, mode: mode, limit: limit)
+      if mode != .keyword { results = about(query: results) }
     } catch NoteStoreError.emptyQuery {
       return []
     }

@@ -77,6 +77,7 @@ extension Library {
     return try await order.asyncCompactMap { id, score in
       if var result = byKeyword[id] {
         result.score = score
+        result.similarity = byMeaning[id].map { Double($0.similarity) }
         if result.time == nil, let passage = byMeaning[id]?.passage, passage.kind == .transcript {
           result.time = passage.start
         }
@@ -110,9 +111,11 @@ extension Library {
     // A match by meaning has no matched words to mark: the query's words, matched as prefixes,
     // would mark "to" in "tomorrow". The passage's opening is shown as it is.
     let runs = [SearchResult.SnippetRun(text: Self.opening(of: passage.text), isMatch: false)]
-    return SearchResult(
+    var result = SearchResult(
       note: note, score: score, matchedField: field, snippetRuns: runs,
       time: passage.kind == .transcript ? passage.start : nil)
+    result.similarity = Double(match.similarity)
+    return result
   }
 
   /// The first words of `text`, "…" after them when some were left out.

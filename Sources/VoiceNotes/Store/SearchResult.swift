@@ -23,6 +23,10 @@ public struct SearchResult: Sendable, Equatable, Identifiable {
   /// passage that matched, which a page opens the note at; nil when the match is not in the
   /// transcript.
   public var time: Double?
+  /// How close in meaning the note's best passage is to the query (cosine similarity, at most 1),
+  /// when the search was by meaning and found the note that way; nil otherwise. Unlike ``score``
+  /// it compares across searches, so it can tell a note about the query from a weak match.
+  public var similarity: Double?
 
   /// A run of a snippet's text.
   public struct SnippetRun: Sendable, Equatable {
