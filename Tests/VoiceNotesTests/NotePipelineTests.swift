@@ -169,7 +169,7 @@ struct NotePipelineTests {
     for (index, paragraph) in paragraphs.enumerated() {
       transcript += paragraph + " "
       // Filler between the facts, so the whole does not fit in one request.
-      for sentence in 0..<35 {
+      for sentence in 0..<20 {
         transcript += "Notes on item \(index + 1).\(sentence + 1): the discussion went over schedules and rooms again. "
       }
     }
