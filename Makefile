@@ -104,10 +104,10 @@ bench: deps servers
 	python3 Benchmarks/scale/bench.py --program .build/release/voicenotes
 
 ## eval: analysis quality on ../shared/eval/analysis-dev.jsonl, default and small model; then
-## asking the notes (ask-dev.jsonl over a library of those transcripts): recall@5 per search
+## asking the notes (Benchmarks/AskEval/ask-dev.jsonl over a library of those transcripts): recall@5 per search
 ## mode, answers, citations and abstention with the default model
 EVAL_FILE ?= $(ROOT)/../shared/eval/analysis-dev.jsonl
-ASK_FILE ?= $(ROOT)/../shared/eval/ask-dev.jsonl
+ASK_FILE ?= $(ROOT)/Benchmarks/AskEval/ask-dev.jsonl
 eval: deps
 	swift build -c release --product AnalysisEval
 	swift build -c release --product AskEval

@@ -154,7 +154,7 @@ struct NoteAnswerParsingTests {
     }
     let found = [result("close", 0.76), result("near", 0.6), result("word", nil), result("far", 0.4)]
     #expect(SearchNotesTool.about(query: found).map(\.note.id) == ["close", "near"])
-    let weak = [result("weak", 0.3), result("word", nil)]
+    let weak = [result("weak", 0.22), result("word", nil)]
     #expect(SearchNotesTool.about(query: weak).isEmpty)
   }
 
