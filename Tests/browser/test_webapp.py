@@ -476,7 +476,8 @@ class Run:
         self.wait_shown(tid("models-view"))
         expect("#/models" in self.b.url, f"nav-models led to {self.b.url}, not #/models")
         models = self.api.get("/api/models")
-        expected = {m["name"]: m["status"] for m in models["speech"] + models["language"]}
+        expected = {m["name"]: m["status"] for m in models["speech"] + models["language"] + models["speakers"] + models["embedding"]}
+        expect(models["speakers"] and models["embedding"], f"/api/models lists no speaker or search model: {models}")
         rows = self.b.wait_until(
             lambda: (lambda r: r if len(r) >= len(expected) else None)(self.b.find_all(tid("model-row"))),
             timeout=UI_S, what=f"{len(expected)} model rows")

@@ -1,4 +1,4 @@
-// Speech and language models (#/models): what is installed, installing in the background
+// Speech, language, speaker and search models (#/models): what is installed, installing in the background
 // with progress from `model` events, and the notice when the language model is unavailable.
 
 import { el, delegate, qs, qsa, replace, setText } from './dom.js';
@@ -29,17 +29,22 @@ export function describeModel(entry) {
 function createModelsView(container, handlers) {
   const bannerSlot = el('div', { class: 'banner-slot' });
   const status = el('p', { class: 'list-status', 'aria-live': 'polite' }, 'Loading models…');
-  const speech = el('ul', { class: 'model-list', 'aria-labelledby': 'speech-heading' });
-  const language = el('ul', { class: 'model-list', 'aria-labelledby': 'language-heading' });
+  // Each kind of model, in the order the screen lists them.
+  const kinds = [
+    { kind: 'speech', heading: 'Speech recognition', none: 'No speech models are known.' },
+    { kind: 'language', heading: 'Language model', none: 'No language models are known.' },
+    { kind: 'speakers', heading: 'Telling speakers apart', none: 'No speaker models are known.' },
+    { kind: 'embedding', heading: 'Search by meaning', none: 'No search models are known.' },
+  ].map((section) => ({ ...section, list: el('ul', { class: 'model-list', 'aria-labelledby': `${section.kind}-heading` }) }));
   container.append(el('section', { class: 'screen models-view', 'data-testid': 'models-view', 'aria-labelledby': 'models-heading' },
     el('div', { class: 'screen-head' }, el('h1', { id: 'models-heading' }, 'Models')),
     bannerSlot,
-    el('p', { class: 'muted intro' }, 'Everything runs on this computer. A speech model turns recordings into text; a language model writes titles, summaries, tags, people and action items.'),
+    el('p', { class: 'muted intro' }, 'Everything runs on this computer. A speech model turns recordings into text; a language model writes titles, summaries, tags, people and action items and answers questions; a speaker model tells who spoke when; a search model finds notes by meaning.'),
     status,
-    el('h2', { id: 'speech-heading', class: 'section-heading' }, 'Speech recognition'),
-    speech,
-    el('h2', { id: 'language-heading', class: 'section-heading' }, 'Language model'),
-    language));
+    ...kinds.flatMap(({ kind, heading, list }) => [
+      el('h2', { id: `${kind}-heading`, class: 'section-heading' }, heading),
+      list,
+    ])));
 
   delegate(container, '[data-testid="model-install"]', 'click', (event, button) => {
     handlers.install(button.closest('[data-testid="model-row"]').dataset.name);
@@ -87,13 +92,15 @@ function createModelsView(container, handlers) {
     renderError(message) {
       setText(status, `Couldn’t load the models: ${message}`);
     },
-    renderModels(speechEntries, languageEntries) {
+    /** Lists `entriesByKind` (kind → entries) under each kind's heading. */
+    renderModels(entriesByKind) {
       setText(status, '');
       status.hidden = true;
-      replace(speech, ...speechEntries.map(buildRow));
-      replace(language, ...languageEntries.map(buildRow));
-      if (speechEntries.length === 0) speech.append(el('li', { class: 'muted' }, 'No speech models are known.'));
-      if (languageEntries.length === 0) language.append(el('li', { class: 'muted' }, 'No language models are known.'));
+      for (const { kind, list, none } of kinds) {
+        const entries = entriesByKind[kind] || [];
+        replace(list, ...entries.map(buildRow));
+        if (entries.length === 0) list.append(el('li', { class: 'muted' }, none));
+      }
     },
     updateModel(entry) {
       const node = row(entry.model.name);
@@ -125,7 +132,7 @@ export function createModelsScreen({ api, events, store, toast, refreshStatus })
         entries.set(model.name, entry);
         return entry;
       });
-      view.renderModels(make('speech'), make('language'));
+      view.renderModels(Object.fromEntries(['speech', 'language', 'speakers', 'embedding'].map((kind) => [kind, make(kind)])));
     } catch (error) {
       if (view) view.renderError(error.message);
     }
