@@ -94,7 +94,7 @@ extension AskNotesTests {
   func summarising() async throws {
     try await Self.withLibrary { library, notes in
       // A context of 1,536 tokens holds the instructions, the tools and two or three short turns.
-      let model = SystemLanguageModel(weights: .small, contextSize: 1_536)
+      let model = SystemLanguageModel(weights: .standard, contextSize: 1_536)
       let assistant = NoteAssistant(library: library, model: model)
       let questions = [
         "What is wrong with the car?", "What did I say about flights?", "Where is the hotel?", "What should I plant?",
@@ -142,19 +142,25 @@ struct NoteAnswerParsingTests {
     #expect(partial.citations.map(\.number) == [2])
   }
 
-  @Test("only notes about the question are shown: near the best by meaning and above the floor")
+  @Test("only notes about the question are shown: near the best by meaning, or the best by words")
   func relevance() {
-    func result(_ id: String, _ similarity: Double?) -> SearchResult {
+    func result(_ id: String, _ similarity: Double?, keywordRank: Int? = nil) -> SearchResult {
       let note = VoiceNote(
         id: id, createdAt: Date(timeIntervalSinceReferenceDate: 0), duration: 10, audioFileName: "a.wav",
         originalFileName: "a.wav")
       var result = SearchResult(note: note, score: 1, matchedField: .transcript, snippetRuns: [])
       result.similarity = similarity
+      result.keywordRank = keywordRank
       return result
     }
-    let found = [result("close", 0.76), result("near", 0.6), result("word", nil), result("far", 0.4)]
+    let found = [
+      result("close", 0.76, keywordRank: 1), result("near", 0.5), result("word", nil, keywordRank: 2),
+      result("far", 0.4),
+    ]
     #expect(SearchNotesTool.about(query: found).map(\.note.id) == ["close", "near"])
-    let weak = [result("weak", 0.22), result("word", nil)]
+    let rare = [result("meaning", 0.45), result("contractor", 0.18, keywordRank: 0), result("weak", 0.22)]
+    #expect(SearchNotesTool.about(query: rare).map(\.note.id) == ["meaning", "contractor"])
+    let weak = [result("weak", 0.22), result("word", nil, keywordRank: 1)]
     #expect(SearchNotesTool.about(query: weak).isEmpty)
   }
 

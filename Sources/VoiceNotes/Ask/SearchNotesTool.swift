@@ -39,19 +39,21 @@ public struct SearchNotesTool: Tool {
   }
 
   /// The least similarity in meaning (cosine) of a note to the query for its excerpt to be shown.
-  /// On the dev questions (Benchmarks/AskEval) the note that answers scored 0.29 to 0.83; below
-  /// this a note shares no more than a word with the query.
+  /// On the dev questions (Benchmarks/AskEval) nearly every note that answers scored above it;
+  /// below it a note shares no more than a word with the query.
   static let minimumSimilarity = 0.25
   /// How far below the best note's similarity another note may be and still be shown.
-  static let similarityMargin = 0.25
+  static let similarityMargin = 0.3
 
-  /// The results of a search by meaning that are about the query: a small model shown a note
-  /// that only shares a word with the question is drawn to it, or to saying the notes don't say
-  /// when the answer is in the note beside it.
+  /// The results of a hybrid search that are about the query: those close in meaning (above the
+  /// floor and near the best), and the best match by words, which holds the query's rarest
+  /// words ("contractor", a name) even when its meaning scores low. A small model shown a note
+  /// that only shares a common word with the question is drawn to it, or to saying the notes
+  /// don't say when the answer is in the note beside it.
   static func about(query results: [SearchResult]) -> [SearchResult] {
     let best = results.compactMap(\.similarity).max() ?? 0
     let least = max(minimumSimilarity, best - similarityMargin)
-    return results.filter { ($0.similarity ?? 0) >= least }
+    return results.filter { $0.keywordRank == 0 || ($0.similarity ?? 0) >= least }
   }
 
   /// Numbered excerpts of the notes that best match `query`: the passage each matched at.

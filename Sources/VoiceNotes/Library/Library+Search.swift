@@ -71,7 +71,12 @@ extension Library {
     for (rank, match) in matches.enumerated() {
       fused[match.passage.noteID, default: 0] += 1 / (Self.fusionConstant + Double(rank + 1))
     }
-    let byKeyword = Dictionary(keyword.map { ($0.note.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let byKeyword = Dictionary(
+      keyword.enumerated().map { rank, result in
+        var ranked = result
+        ranked.keywordRank = rank
+        return (result.note.id, ranked)
+      }, uniquingKeysWith: { first, _ in first })
     let byMeaning = Dictionary(matches.map { ($0.passage.noteID, $0) }, uniquingKeysWith: { first, _ in first })
     let order = fused.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.prefix(limit)
     return try await order.asyncCompactMap { id, score in

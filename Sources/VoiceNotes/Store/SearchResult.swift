@@ -27,6 +27,9 @@ public struct SearchResult: Sendable, Equatable, Identifiable {
   /// when the search was by meaning and found the note that way; nil otherwise. Unlike ``score``
   /// it compares across searches, so it can tell a note about the query from a weak match.
   public var similarity: Double?
+  /// Where the note ranked among the matches by words (0 the best), when a hybrid search found it
+  /// that way too; nil otherwise.
+  public var keywordRank: Int?
 
   /// A run of a snippet's text.
   public struct SnippetRun: Sendable, Equatable {
