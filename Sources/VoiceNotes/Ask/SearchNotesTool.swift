@@ -49,8 +49,10 @@ public struct SearchNotesTool: Tool {
   /// floor and near the best), and the best match by words, which holds the query's rarest
   /// words ("contractor", a name) even when its meaning scores low. A small model shown a note
   /// that only shares a common word with the question is drawn to it, or to saying the notes
-  /// don't say when the answer is in the note beside it.
+  /// don't say when the answer is in the note beside it. A search by words alone (no semantic
+  /// index) carries neither figure and is kept whole.
   static func about(query results: [SearchResult]) -> [SearchResult] {
+    guard results.contains(where: { $0.similarity != nil || $0.keywordRank != nil }) else { return results }
     let best = results.compactMap(\.similarity).max() ?? 0
     let least = max(minimumSimilarity, best - similarityMargin)
     return results.filter { $0.keywordRank == 0 || ($0.similarity ?? 0) >= least }
@@ -60,11 +62,9 @@ public struct SearchNotesTool: Tool {
   static func excerpts(
     for query: String, scope: SearchScope, in library: Library, book: CitationBook, limit: Int
   ) async throws -> [String] {
-    var results: [SearchResult]
+    let results: [SearchResult]
     do {
-      let mode = try await library.defaultSearchMode(scope: scope)
-      results = try await library.search(query, scope: scope, mode: mode, limit: limit)
-      if mode != .keyword { results = about(query: results) }
+      results = about(query: try await library.search(query, scope: scope, limit: limit))
     } catch NoteStoreError.emptyQuery {
       return []
     }

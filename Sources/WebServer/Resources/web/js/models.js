@@ -26,16 +26,18 @@ export function describeModel(entry) {
 
 // View
 
+/** Each kind of model as /api/models names it, in the order the screen lists them. */
+const SECTIONS = [
+  { kind: 'speech', heading: 'Speech recognition', none: 'No speech models are known.' },
+  { kind: 'language', heading: 'Language model', none: 'No language models are known.' },
+  { kind: 'speakers', heading: 'Telling speakers apart', none: 'No speaker models are known.' },
+  { kind: 'embedding', heading: 'Search by meaning', none: 'No search models are known.' },
+];
+
 function createModelsView(container, handlers) {
   const bannerSlot = el('div', { class: 'banner-slot' });
   const status = el('p', { class: 'list-status', 'aria-live': 'polite' }, 'Loading models…');
-  // Each kind of model, in the order the screen lists them.
-  const kinds = [
-    { kind: 'speech', heading: 'Speech recognition', none: 'No speech models are known.' },
-    { kind: 'language', heading: 'Language model', none: 'No language models are known.' },
-    { kind: 'speakers', heading: 'Telling speakers apart', none: 'No speaker models are known.' },
-    { kind: 'embedding', heading: 'Search by meaning', none: 'No search models are known.' },
-  ].map((section) => ({ ...section, list: el('ul', { class: 'model-list', 'aria-labelledby': `${section.kind}-heading` }) }));
+  const kinds = SECTIONS.map((section) => ({ ...section, list: el('ul', { class: 'model-list', 'aria-labelledby': `${section.kind}-heading` }) }));
   container.append(el('section', { class: 'screen models-view', 'data-testid': 'models-view', 'aria-labelledby': 'models-heading' },
     el('div', { class: 'screen-head' }, el('h1', { id: 'models-heading' }, 'Models')),
     bannerSlot,
@@ -132,7 +134,7 @@ export function createModelsScreen({ api, events, store, toast, refreshStatus })
         entries.set(model.name, entry);
         return entry;
       });
-      view.renderModels(Object.fromEntries(['speech', 'language', 'speakers', 'embedding'].map((kind) => [kind, make(kind)])));
+      view.renderModels(Object.fromEntries(SECTIONS.map(({ kind }) => [kind, make(kind)])));
     } catch (error) {
       if (view) view.renderError(error.message);
     }
