@@ -51,8 +51,22 @@ public struct LanguageModelWeights: Hashable, Sendable, CustomStringConvertible 
   /// Every language model this package knows how to install.
   public static let all: [LanguageModelWeights] = [.standard, .small, .tiny]
 
-  /// The model ``SystemLanguageModel/default`` runs.
-  public static let `default` = LanguageModelWeights.standard
+  /// The model ``SystemLanguageModel/default`` runs: the one `VOICENOTES_LANGUAGE_MODEL` names
+  /// (``EngineConfiguration/languageModelName``), else ``standard``.
+  public static var `default`: LanguageModelWeights { configured(in: .current) }
+
+  /// The model `configuration` names, else ``standard``. A name that is no model leaves this
+  /// ``standard``, and makes the local models unavailable, saying why (``misnamed(in:)``).
+  public static func configured(in configuration: EngineConfiguration) -> LanguageModelWeights {
+    configuration.languageModelName.flatMap { try? named($0) } ?? .standard
+  }
+
+  /// Why `configuration`'s model name cannot be used, when it names no model; nil otherwise.
+  static func misnamed(in configuration: EngineConfiguration) -> String? {
+    guard let name = configuration.languageModelName, (try? named(name)) == nil else { return nil }
+    return "VOICENOTES_LANGUAGE_MODEL=\(name) names no language model; use one of: "
+      + all.map(\.name).joined(separator: ", ") + ", or off"
+  }
 
   /// The model called `name`, or an error listing the names there are.
   public static func named(_ name: String) throws(ModelAssetError) -> LanguageModelWeights {

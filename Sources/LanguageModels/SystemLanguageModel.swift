@@ -83,7 +83,7 @@ public final class SystemLanguageModel: Sendable {
       self.init(server: server, useCase: useCase, guardrails: guardrails, configuration: configuration)
     } else {
       self.init(
-        backend: LlamaBackend(weights: .default, configuration: configuration), useCase: useCase,
+        backend: LlamaBackend(weights: .configured(in: configuration), configuration: configuration), useCase: useCase,
         guardrails: guardrails)
     }
   }
@@ -132,6 +132,9 @@ public final class SystemLanguageModel: Sendable {
     case .deviceNotEligible: return .unavailable(.deviceNotEligible)
     case .modelNotReady: return .unavailable(.modelNotReady)
     case nil: break
+    }
+    if backend is LlamaBackend, LanguageModelWeights.misnamed(in: .current) != nil {
+      return .unavailable(.modelNotReady)
     }
     return backend.availability
   }
@@ -185,7 +188,9 @@ public final class SystemLanguageModel: Sendable {
     case .off: return "language model features are turned off (VOICENOTES_LANGUAGE_MODEL=off)"
     case .deviceNotEligible: return "the language model is treated as unable to run here (VOICENOTES_LANGUAGE_MODEL)"
     case .modelNotReady: return "the language model is treated as not installed (VOICENOTES_LANGUAGE_MODEL)"
-    case nil: return backend.unavailabilityExplanation
+    case nil:
+      if backend is LlamaBackend, let misnamed = LanguageModelWeights.misnamed(in: .current) { return misnamed }
+      return backend.unavailabilityExplanation
     }
   }
 }

@@ -11,7 +11,7 @@ import Foundation
 /// | `VOICENOTES_LIBRARY` | ``libraryFolder`` |
 /// | `VOICENOTES_THREADS` | ``threads`` |
 /// | `VOICENOTES_CONTEXT_SIZE` | ``contextSize`` |
-/// | `VOICENOTES_LANGUAGE_MODEL` | ``languageModelOverride`` |
+/// | `VOICENOTES_LANGUAGE_MODEL` | ``languageModelOverride``, or else ``languageModelName`` |
 /// | `VOICENOTES_BEAM_SIZE` | ``beamSize`` |
 /// | `VOICENOTES_SEED` | ``samplingSeed`` |
 /// | `VOICENOTES_VAD` (`0` turns it off) | ``usesVoiceActivityDetection`` |
@@ -65,6 +65,10 @@ public struct EngineConfiguration: Sendable, Equatable {
   public var contextSize: Int?
   /// A forced availability for the language model, or nil for its real availability.
   public var languageModelOverride: LanguageModelOverride?
+  /// The local language model to run in place of the default (`qwen-0.5b` on a slow machine),
+  /// as `VOICENOTES_LANGUAGE_MODEL` names it when it is not an override; nil for the default.
+  /// The language-model library checks the name, so a mistyped one is an error, not the default.
+  public var languageModelName: String?
   /// Whisper's beam width, when the environment sets it.
   public var beamSize: Int?
   /// The seed of random sampling when a request names none, so that runs repeat (tests,
@@ -101,13 +105,15 @@ public struct EngineConfiguration: Sendable, Equatable {
       environment["VOICENOTES_THREADS"].flatMap(Int.init).map { max($0, 1) }
       ?? min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
     contextSize = environment["VOICENOTES_CONTEXT_SIZE"].flatMap(Int.init)
+    let languageModel = environment["VOICENOTES_LANGUAGE_MODEL"]?.trimmingCharacters(in: .whitespaces)
     languageModelOverride =
-      switch environment["VOICENOTES_LANGUAGE_MODEL"] {
+      switch languageModel {
       case "off", "appleIntelligenceNotEnabled": .off
       case "deviceNotEligible": .deviceNotEligible
       case "modelNotReady": .modelNotReady
       default: nil
       }
+    languageModelName = languageModelOverride == nil && languageModel?.isEmpty == false ? languageModel : nil
     beamSize = environment["VOICENOTES_BEAM_SIZE"].flatMap(Int.init).map { max($0, 1) }
     samplingSeed = environment["VOICENOTES_SEED"].flatMap(UInt64.init)
     usesVoiceActivityDetection = environment["VOICENOTES_VAD"] != "0"

@@ -22,6 +22,9 @@ struct EngineConfigurationTests {
     #expect(configuration.threads == 3)
     #expect(configuration.contextSize == 2048)
     #expect(configuration.languageModelOverride == .modelNotReady)
+    #expect(configuration.languageModelName == nil)
+    #expect(
+      EngineConfiguration(environment: ["VOICENOTES_LANGUAGE_MODEL": "qwen-0.5b"]).languageModelName == "qwen-0.5b")
     #expect(configuration.beamSize == 1)
     #expect(configuration.samplingSeed == 42)
     #expect(!configuration.usesVoiceActivityDetection)
@@ -45,6 +48,7 @@ struct EngineConfigurationTests {
     #expect(configuration.dataHome.path == "/home/ada/.local/share")
     #expect(configuration.threads >= 1 && configuration.threads <= 8)
     #expect(configuration.languageModelOverride == nil)
+    #expect(configuration.languageModelName == "llama", "a name, which the language models check")
     #expect(configuration.samplingSeed == nil)
     #expect(configuration.usesVoiceActivityDetection)
     #expect(!configuration.showsEngineLogs)

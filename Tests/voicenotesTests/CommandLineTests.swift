@@ -125,4 +125,23 @@ struct CommandLineTests {
     #expect(installed.status == 0)
     #expect(installed.standardError.contains("tiny.en: already installed"))
   }
+
+  @Test("VOICENOTES_LANGUAGE_MODEL names the default language model; a name that is no model is one line")
+  func languageModelByName() throws {
+    let library = Fixtures.temporaryFolder("model-name")
+    defer { try? FileManager.default.removeItem(at: library) }
+    let imported = try voicenotes("import", Fixtures.jfk.path, "--no-process", "--library", library.path)
+    #expect(imported.status == 0, "\(imported.standardError)")
+    let small = try Program.run(
+      [Fixtures.program.path, "ask", "--help"], environment: ["VOICENOTES_LANGUAGE_MODEL": "qwen-0.5b"])
+    #expect(small.standardOutput.contains("qwen-1.5b, qwen-0.5b (default), smollm-135m"), "\(small.standardOutput)")
+    let wrong = try Program.run(
+      [Fixtures.program.path, "ask", "Who spoke?", "--library", library.path],
+      environment: ["VOICENOTES_LANGUAGE_MODEL": "qwen-7b"])
+    #expect(wrong.status == 1)
+    let lines = wrong.standardError.split(separator: "\n")
+    #expect(
+      lines.count == 1 && lines[0].contains("VOICENOTES_LANGUAGE_MODEL=qwen-7b") && lines[0].contains("qwen-0.5b"),
+      "\(wrong.standardError)")
+  }
 }

@@ -13,7 +13,10 @@ enum HelpFormatter {
     ),
     ("VOICENOTES_CACHE", "Where downloads are cached (default: ~/.cache/voicenotes)."),
     ("VOICENOTES_THREADS", "Threads for the engines (default: the machine's cores)."),
-    ("VOICENOTES_LANGUAGE_MODEL", "off: analysis waits as if no language model were installed."),
+    (
+      "VOICENOTES_LANGUAGE_MODEL",
+      "A local language model to use instead of qwen-1.5b (qwen-0.5b is faster); off: analysis waits."
+    ),
     (
       "VOICENOTES_LANGUAGE_MODEL_SERVER",
       "An OpenAI-compatible server that analyses (…_MODEL, …_API_KEY too); see `voicenotes config`."
