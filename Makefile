@@ -19,11 +19,11 @@ system:
 engines:
 	@scripts/bootstrap.sh all
 
-## servers: llama.cpp's llama-server and whisper.cpp's whisper-server, built from the same
-## sources against the engines' ggml into .deps/servers/bin (cached), for the tests of the
-## backends over OpenAI-compatible servers
-servers: engines
-	@scripts/bootstrap.sh servers
+## servers: the engines, then llama.cpp's llama-server and whisper.cpp's whisper-server, built
+## from the same sources against the engines' ggml into .deps/servers/bin (cached), for the tests
+## of the backends over OpenAI-compatible servers; when neither is cached, in one build
+servers:
+	@scripts/bootstrap.sh all-with-servers
 
 ## install-engines: copy the engines into PREFIX (default /usr/local, where the compiler and the
 ## linker look) for packages that depend on ours outside this checkout
@@ -58,7 +58,7 @@ demo: deps
 ## torture run (kills, concurrency, full disk, read-only) and every fuzz target for a moment
 ## Random sampling in the tests starts from a fixed seed (VOICENOTES_SEED), so a failure repeats.
 test: export VOICENOTES_SEED ?= 1
-test: engines servers lint
+test: servers lint
 	swift build --build-tests
 	@.build/debug/voicenotes models install $(SPEECH_MODELS) $(LANGUAGE_MODELS) $(SPEAKER_MODELS) $(EMBEDDING_MODELS)
 	swift test --skip-build --no-parallel
@@ -82,7 +82,7 @@ torture: engines
 ## seconds per analysed note before and after the saved prompt state, cold and warm), then the web app over HTTP
 ## at 100,000 notes (page load, search as you type, the notes list), then importing 20 recordings
 ## with the local engines against one and two llama-servers (notes per hour)
-bench: deps servers
+bench: servers deps
 	@scripts/bench-deps.sh
 	python3 Benchmarks/transcription/bench.py
 	python3 Benchmarks/language/bench.py

