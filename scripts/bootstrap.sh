@@ -127,26 +127,22 @@ build_engines() {
   local whisper_src="$work/${WHISPER_SDIST%.tar.gz}/whisper.cpp"
 
   # With the servers asked for too (`all-with-servers`), llama-server and whisper-server are
-  # built in these same trees, so libllama and libwhisper are compiled once, not twice.
-  local with_servers=0 llama_targets=(llama llama-common) whisper_targets=(whisper whisper-cli)
-  if [ "$want_servers" = 1 ] && [ ! -f "$server_dir/.complete" ]; then
-    with_servers=1
-    llama_targets+=(llama-server)
-    whisper_targets+=(whisper-server)
-  fi
-  local tools=OFF
-  [ "$with_servers" = 1 ] && tools=ON
+  # built in these same trees, so libllama and libwhisper are compiled once, not twice: the
+  # engines are built and installed as always, then the trees are configured again with the
+  # servers, which compiles only what the servers add.
+  local with_servers=0
+  [ "$want_servers" = 1 ] && [ ! -f "$server_dir/.complete" ] && with_servers=1
 
   step="llama.cpp build"
   log "building llama.cpp b$LLAMA_BUILD_NUMBER and ggml (a few minutes on two cores)"
-  cmake -S "$llama_src" -B "$work/build-llama" "${COMMON_FLAGS[@]}" "${CPU_FLAGS[@]}" \
-    -DCMAKE_INSTALL_PREFIX="$prefix" \
-    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_TOOLS="$tools" -DLLAMA_BUILD_EXAMPLES=OFF \
-    -DLLAMA_BUILD_SERVER="$tools" -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_APP=OFF -DLLAMA_CURL=OFF \
-    -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF \
-    -DLLAMA_BUILD_NUMBER="$LLAMA_BUILD_NUMBER" -DLLAMA_BUILD_COMMIT="$LLAMA_BUILD_COMMIT" >"$work/llama-configure.log"
+  local llama_flags=("${COMMON_FLAGS[@]}" "${CPU_FLAGS[@]}" -DCMAKE_INSTALL_PREFIX="$prefix"
+    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_APP=OFF
+    -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF
+    -DLLAMA_BUILD_NUMBER="$LLAMA_BUILD_NUMBER" -DLLAMA_BUILD_COMMIT="$LLAMA_BUILD_COMMIT")
+  cmake -S "$llama_src" -B "$work/build-llama" "${llama_flags[@]}" -DLLAMA_BUILD_TOOLS=OFF \
+    -DLLAMA_BUILD_SERVER=OFF >"$work/llama-configure.log"
   # libllama plus llama-common, whose JSON-Schema-to-grammar converter guided generation uses.
-  cmake --build "$work/build-llama" -j "$(nproc)" --target "${llama_targets[@]}"
+  cmake --build "$work/build-llama" -j "$(nproc)" --target llama llama-common
   cmake --install "$work/build-llama" >/dev/null 2>&1 || true
   cp -P "$work"/build-llama/bin/libllama-common.so* "$prefix/lib/"
   mkdir -p "$prefix/include/llama-common"
@@ -154,12 +150,13 @@ build_engines() {
 
   step="whisper.cpp build"
   log "building whisper.cpp against the same ggml"
-  cmake -S "$whisper_src" -B "$work/build-whisper" "${COMMON_FLAGS[@]}" "${CPU_FLAGS[@]}" \
-    -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_PREFIX_PATH="$prefix" -DWHISPER_USE_SYSTEM_GGML=ON \
-    -DWHISPER_BUILD_TESTS=OFF -DWHISPER_BUILD_EXAMPLES=ON -DWHISPER_BUILD_SERVER="$tools" \
-    -DWHISPER_FFMPEG=OFF >"$work/whisper-configure.log"
+  local whisper_flags=("${COMMON_FLAGS[@]}" "${CPU_FLAGS[@]}" -DCMAKE_INSTALL_PREFIX="$prefix"
+    -DCMAKE_PREFIX_PATH="$prefix" -DWHISPER_USE_SYSTEM_GGML=ON -DWHISPER_BUILD_TESTS=OFF
+    -DWHISPER_BUILD_EXAMPLES=ON -DWHISPER_FFMPEG=OFF)
+  cmake -S "$whisper_src" -B "$work/build-whisper" "${whisper_flags[@]}" -DWHISPER_BUILD_SERVER=OFF \
+    >"$work/whisper-configure.log"
   # Only the library and its command-line tool (the tool is the benchmark's reference).
-  cmake --build "$work/build-whisper" -j "$(nproc)" --target "${whisper_targets[@]}"
+  cmake --build "$work/build-whisper" -j "$(nproc)" --target whisper whisper-cli
   cmake --install "$work/build-whisper/src" >/dev/null 2>&1 || true
   cmake --install "$work/build-whisper" --component Unspecified >/dev/null 2>&1 || true
   mkdir -p "$prefix/bin" "$prefix/share/voicenotes"
@@ -181,6 +178,15 @@ build_engines() {
   # The pkg-config files name the temporary prefix; point them at the final one.
   sed -i "s|$prefix|$engine_dir|g" "$prefix"/lib/pkgconfig/*.pc
   if [ "$with_servers" = 1 ]; then
+    step="llama-server build"
+    log "building llama-server and whisper-server in the same trees"
+    cmake -S "$llama_src" -B "$work/build-llama" "${llama_flags[@]}" -DLLAMA_BUILD_TOOLS=ON \
+      -DLLAMA_BUILD_SERVER=ON >>"$work/llama-configure.log"
+    cmake --build "$work/build-llama" -j "$(nproc)" --target llama-server
+    step="whisper-server build"
+    cmake -S "$whisper_src" -B "$work/build-whisper" "${whisper_flags[@]}" -DWHISPER_BUILD_SERVER=ON \
+      >>"$work/whisper-configure.log"
+    cmake --build "$work/build-whisper" -j "$(nproc)" --target whisper-server
     local out="$work/servers-out"
     mkdir -p "$out/bin"
     cp -P "$work"/build-llama/bin/llama-server "$work"/build-llama/bin/lib*.so* "$out/bin/"
