@@ -27,6 +27,9 @@ extension Library {
   static let fusionConstant = 60.0
   /// How deep each list is read before fusing.
   static let fusionDepth = 50
+  /// What a place in the ranking by words counts for, against one in the ranking by meaning,
+  /// when the note holds only some of the query's words.
+  static let someWordsWeight = 0.5
 
   /// How a search with no mode given is done: hybrid when the library has a semantic index and
   /// `scope` is one that meaning can be searched in, keyword otherwise.
@@ -59,6 +62,7 @@ extension Library {
     // Notes with every word first, then those with some of its telling words: a question
     // ("when is my dentist appointment?") has words that no note holds all of.
     var keyword = try await reader.search(query, scope: scope, limit: Self.fusionDepth)
+    let everyWord = keyword.count
     if keyword.count < Self.fusionDepth {
       let found = Set(keyword.map(\.note.id))
       let some = try await reader.search(query, scope: scope, limit: Self.fusionDepth, matchingAnyWord: true)
@@ -66,9 +70,16 @@ extension Library {
     }
     var fused: [String: Double] = [:]
     for (rank, result) in keyword.enumerated() {
-      fused[result.note.id, default: 0] += 1 / (Self.fusionConstant + Double(rank + 1))
+      // A note with only some of the words (often a question's common ones) is weaker evidence
+      // than one with all of them, or one close in meaning.
+      let weight = rank < everyWord ? 1 : Self.someWordsWeight
+      fused[result.note.id, default: 0] += weight / (Self.fusionConstant + Double(rank + 1))
     }
-    for (rank, match) in matches.enumerated() {
+    // Both lists rank notes: a note counts once in the ranking by meaning, at its best passage,
+    // so a long note is not raised by having many passages near the query.
+    var ranked: Set<String> = []
+    let notesByMeaning = matches.filter { ranked.insert($0.passage.noteID).inserted }
+    for (rank, match) in notesByMeaning.enumerated() {
       fused[match.passage.noteID, default: 0] += 1 / (Self.fusionConstant + Double(rank + 1))
     }
     let byKeyword = Dictionary(
