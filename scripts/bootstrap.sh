@@ -187,13 +187,7 @@ build_engines() {
     cmake -S "$whisper_src" -B "$work/build-whisper" "${whisper_flags[@]}" -DWHISPER_BUILD_SERVER=ON \
       >>"$work/whisper-configure.log"
     cmake --build "$work/build-whisper" -j "$(nproc)" --target whisper-server
-    local out="$work/servers-out"
-    mkdir -p "$out/bin"
-    cp -P "$work"/build-llama/bin/llama-server "$work"/build-llama/bin/lib*.so* "$out/bin/"
-    cp -P "$work"/build-whisper/bin/whisper-server "$out/bin/"
-    find "$work/build-whisper" -name 'lib*.so*' -exec cp -P {} "$out/bin/" \;
-    cp -P "$prefix"/lib/libggml*.so* "$out/bin/"
-    check_servers "$out"
+    install_servers "$work/build-llama" "$work/build-whisper" "$prefix/lib" "$work/servers-out"
   fi
   touch "$prefix/.complete"
   rm -rf "$engine_dir"
@@ -281,11 +275,9 @@ build_servers() {
   fetch_sdist "$LLAMA_SDIST" "$LLAMA_PIP" "$LLAMA_SHA256"
   fetch_sdist "$WHISPER_SDIST" "$WHISPER_PIP" "$WHISPER_SHA256"
 
-  local work out
+  local work
   mkdir -p "$cache/servers"
   work="$(mktemp -d "$cache/servers/.build.XXXXXX")"
-  out="$work/out"
-  mkdir -p "$out/bin"
   tar xzf "$cache/downloads/$LLAMA_SDIST" -C "$work"
   tar xzf "$cache/downloads/$WHISPER_SDIST" -C "$work"
   local llama_src="$work/${LLAMA_SDIST%.tar.gz}/vendor/llama.cpp"
@@ -300,25 +292,26 @@ build_servers() {
     -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_APP=OFF \
     -DLLAMA_BUILD_NUMBER="$LLAMA_BUILD_NUMBER" -DLLAMA_BUILD_COMMIT="$LLAMA_BUILD_COMMIT" >"$work/llama-configure.log"
   cmake --build "$work/build-llama" -j "$(nproc)" --target llama-server
-  cp -P "$work"/build-llama/bin/llama-server "$work"/build-llama/bin/lib*.so* "$out/bin/"
 
   step="whisper-server build"
   log "building whisper-server against the same ggml"
   cmake -S "$whisper_src" -B "$work/build-whisper" "${server_common[@]}" "${CPU_FLAGS[@]}" "${SERVER_FLAGS[@]}" \
     -DWHISPER_BUILD_TESTS=OFF -DWHISPER_BUILD_EXAMPLES=ON -DWHISPER_BUILD_SERVER=ON >"$work/whisper-configure.log"
   cmake --build "$work/build-whisper" -j "$(nproc)" --target whisper-server
-  cp -P "$work"/build-whisper/bin/whisper-server "$out/bin/"
-  find "$work/build-whisper" -name 'lib*.so*' -exec cp -P {} "$out/bin/" \;
-  cp -P "$engine_dir"/lib/libggml*.so* "$out/bin/"
-
-  check_servers "$out"
+  install_servers "$work/build-llama" "$work/build-whisper" "$engine_dir/lib" "$work/out"
   rm -rf "$work"
 }
 
-# check_servers OUT: checks that OUT/bin's two servers find their libraries and start, then
-# makes OUT the servers' cache folder.
-check_servers() {
-  local out="$1" program
+# install_servers LLAMA_BUILD WHISPER_BUILD GGML_LIB OUT: gathers the two servers built in those
+# trees and every library they load (ggml's from GGML_LIB) into OUT/bin, checks that they find
+# their libraries and start, then makes OUT the servers' cache folder.
+install_servers() {
+  local llama_build="$1" whisper_build="$2" ggml_lib="$3" out="$4" program
+  mkdir -p "$out/bin"
+  cp -P "$llama_build"/bin/llama-server "$llama_build"/bin/lib*.so* "$out/bin/"
+  cp -P "$whisper_build"/bin/whisper-server "$out/bin/"
+  find "$whisper_build" -name 'lib*.so*' -exec cp -P {} "$out/bin/" \;
+  cp -P "$ggml_lib"/libggml*.so* "$out/bin/"
   step="server check"
   for program in llama-server whisper-server; do
     if ldd "$out/bin/$program" | grep -q 'not found'; then

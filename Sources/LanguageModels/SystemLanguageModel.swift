@@ -133,9 +133,6 @@ public final class SystemLanguageModel: Sendable {
     case .modelNotReady: return .unavailable(.modelNotReady)
     case nil: break
     }
-    if backend is LlamaBackend, LanguageModelWeights.misnamed(in: .current) != nil {
-      return .unavailable(.modelNotReady)
-    }
     return backend.availability
   }
 
@@ -188,9 +185,7 @@ public final class SystemLanguageModel: Sendable {
     case .off: return "language model features are turned off (VOICENOTES_LANGUAGE_MODEL=off)"
     case .deviceNotEligible: return "the language model is treated as unable to run here (VOICENOTES_LANGUAGE_MODEL)"
     case .modelNotReady: return "the language model is treated as not installed (VOICENOTES_LANGUAGE_MODEL)"
-    case nil:
-      if backend is LlamaBackend, let misnamed = LanguageModelWeights.misnamed(in: .current) { return misnamed }
-      return backend.unavailabilityExplanation
+    case nil: return backend.unavailabilityExplanation
     }
   }
 }

@@ -29,6 +29,9 @@ public struct LlamaBackend: LanguageModelBackend {
   public let promptStateFolder: URL?
   /// The seed of random sampling when a request names none (``EngineConfiguration/samplingSeed``).
   public let samplingSeed: UInt64?
+  /// Why the configuration's model name cannot be used, when it names no model: then no local
+  /// model runs, rather than one the person did not ask for.
+  let misnamedModel: String?
 
   /// A backend that runs `weights` from `modelDirectory` (by default the current models folder)
   /// with a context of `contextSize` tokens (by default the configured size, else 4096), saving
@@ -43,6 +46,7 @@ public struct LlamaBackend: LanguageModelBackend {
     self.configuredContextSize = max(contextSize ?? configuration.contextSize ?? 4096, 256)
     self.promptStateFolder = savesPromptStates ? configuration.promptStateFolder : nil
     self.samplingSeed = configuration.samplingSeed
+    self.misnamedModel = LanguageModelWeights.misnamed(in: configuration)
   }
 
   /// The weights' name, such as `qwen-1.5b`.
@@ -51,7 +55,7 @@ public struct LlamaBackend: LanguageModelBackend {
   /// Unavailable when the CPU cannot run the engine or the weights are not in the models folder.
   public var availability: SystemLanguageModel.Availability {
     if EngineHost.unsupportedReason != nil { return .unavailable(.deviceNotEligible) }
-    if !weights.isInstalled(in: modelDirectory) { return .unavailable(.modelNotReady) }
+    if misnamedModel != nil || !weights.isInstalled(in: modelDirectory) { return .unavailable(.modelNotReady) }
     return .available
   }
 
@@ -68,7 +72,7 @@ public struct LlamaBackend: LanguageModelBackend {
     case .deviceNotEligible: "this CPU cannot run the language model engine (it needs AVX2, FMA and F16C)"
     case .appleIntelligenceNotEnabled: "language model features are turned off"
     case .modelNotReady:
-      "the '\(weights.name)' language model is not installed in \(modelDirectory.url.path)"
+      misnamedModel ?? "the '\(weights.name)' language model is not installed in \(modelDirectory.url.path)"
     }
   }
 
