@@ -96,7 +96,7 @@ bench: servers deps
 	.build/release/EmbeddingBenchmark --runs 3
 	swift build -c release --product AppBenchmark
 	.build/release/AppBenchmark search
-	.build/release/AppBenchmark semantic
+	.build/release/AppBenchmark semantic --transcripts $(EVAL_FILE)
 	.build/release/AppBenchmark pipeline --models qwen-1.5b,qwen-0.5b
 	.build/release/AppBenchmark analysis --models qwen-1.5b,qwen-0.5b --notes $(EVAL_FILE)
 	python3 Benchmarks/web/bench.py --program .build/release/voicenotes \

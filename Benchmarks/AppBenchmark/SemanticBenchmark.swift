@@ -9,6 +9,8 @@ struct SemanticBenchmark {
   let noteCount: Int
   let rounds: Int
   let cache: URL
+  /// Real transcripts (the dev set's JSON lines) whose passages time the embedding stage.
+  var transcriptsFile: URL?
 
   static let queries = [
     "what did I promise the finance team", "dentist appointment next week", "flights to Lisbon",
@@ -47,12 +49,39 @@ struct SemanticBenchmark {
       String(
         format: "ours:  search p50 %.1f ms, p99 %.1f ms (%d searches); embedding a query p50 %.1f ms",
         Statistics.median(times), Statistics.percentile(times, 0.99), times.count, Statistics.median(embedTimes)))
+    if let transcriptsFile { try await embeddingThroughput(embedder, transcripts: transcriptsFile) }
     if let reference = try await reference(store: store, model: embedder.modelName, dimension: embedder.dimension) {
       print(
         String(
           format: "numpy: centroid scan p50 %.1f ms, p99 %.1f ms; ours/numpy p99 %.2fx (ours also scores the passages)",
           reference.0, reference.1, Statistics.percentile(times, 0.99) / reference.1))
     }
+  }
+
+  /// The embedding stage's throughput: each transcript cut into passages of the pipeline's length
+  /// and embedded note by note, as the indexing stage does, three rounds, the median printed.
+  private func embeddingThroughput(_ embedder: TextEmbedder, transcripts file: URL) async throws {
+    let notes = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map { line -> [String] in
+      guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+        let transcript = object["transcript"] as? String
+      else { throw BenchmarkError("\(file.path): a line without a transcript") }
+      let words = transcript.split(whereSeparator: \.isWhitespace)
+      return stride(from: 0, to: words.count, by: NotePassage.wordsPerPassage).map {
+        words[$0..<min($0 + NotePassage.wordsPerPassage, words.count)].joined(separator: " ")
+      }
+    }
+    let passages = notes.reduce(0) { $0 + $1.count }
+    var rates: [Double] = []
+    for _ in 0..<3 {
+      let (_, seconds) = try await Statistics.time {
+        for note in notes { _ = try await embedder.embed(note) }
+      }
+      rates.append(Double(passages) / seconds)
+    }
+    print(
+      String(
+        format: "embedding: %d passages of up to %d words from %d notes, %.0f passages/s (median of 3 rounds)",
+        passages, NotePassage.wordsPerPassage, notes.count, Statistics.median(rates)))
   }
 
   /// The numpy reference's p50 and p99 in milliseconds, over the centroids written to a file.

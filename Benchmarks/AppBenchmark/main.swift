@@ -2,7 +2,7 @@
 // language model, and how fast search is over 100,000 notes. Run from the release build:
 //
 //   AppBenchmark search [--notes N] [--rounds R]
-//   AppBenchmark semantic [--notes N] [--rounds R]   (search by meaning; needs the minilm model)
+//   AppBenchmark semantic [--notes N] [--rounds R] [--transcripts FILE.jsonl]   (search by meaning; needs the minilm model)
 //   AppBenchmark pipeline [--models qwen-1.5b,qwen-0.5b] [--runs R] [FILE...]
 //   AppBenchmark library [FOLDER] [--notes N]   (makes a generated library, prints its path; for the web benchmark)
 //   AppBenchmark analysis [--models qwen-1.5b] [--runs R] [--notes FILE.jsonl] [--lengths 1min,5min]   (seconds per note, before/after)
@@ -30,7 +30,9 @@ do {
   case "semantic":
     let notes = Int(option("--notes") ?? "") ?? 100_000
     let rounds = Int(option("--rounds") ?? "") ?? 20
-    try await SemanticBenchmark(noteCount: notes, rounds: rounds, cache: cache).run()
+    var benchmark = SemanticBenchmark(noteCount: notes, rounds: rounds, cache: cache)
+    benchmark.transcriptsFile = option("--transcripts").map { URL(fileURLWithPath: $0) }
+    try await benchmark.run()
   case "library":
     let notes = Int(option("--notes") ?? "") ?? 100_000
     let folder = arguments.dropFirst().first { !$0.hasPrefix("--") && Int($0) == nil }.map {
@@ -66,7 +68,7 @@ do {
       model: arguments[1], mode: arguments[2], length: arguments[3], notesPath: arguments[4])
   default:
     fail(
-      "usage: AppBenchmark search [--notes N] [--rounds R] | semantic [--notes N] [--rounds R] | pipeline [--models A,B] [--runs R] [FILE...] "
+      "usage: AppBenchmark search [--notes N] [--rounds R] | semantic [--notes N] [--rounds R] [--transcripts FILE.jsonl] | pipeline [--models A,B] [--runs R] [FILE...] "
         + "| library [FOLDER] [--notes N] | analysis [--models A,B] [--runs R] [--notes FILE.jsonl]")
   }
 } catch {

@@ -139,7 +139,7 @@ struct NoteStoreTests {
     try await withStore { store, library in
       let database = try SQLiteDatabase(path: store.databaseURL.path)
       #expect(try database.userVersion == NoteStore.schemaVersion)
-      #expect(NoteStore.schemaVersion == 4)
+      #expect(NoteStore.schemaVersion == 5)
       #expect(try database.text("PRAGMA journal_mode") == "wal")
       try database.setUserVersion(99)
       await #expect(

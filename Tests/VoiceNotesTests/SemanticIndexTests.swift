@@ -182,6 +182,26 @@ struct SemanticIndexTests {
     }
   }
 
+  @Test("every change to a note's index moves the version the cached centroids are checked against")
+  func indexVersion() async throws {
+    try await withIndexedLibrary { library, notes in
+      let store = library.store
+      let start = try await store.passageIndexVersion()
+      #expect(try await library.search("vehicle", mode: .semantic).first?.note.id == notes[1].id)
+      let passage = NotePassage(noteID: notes[1].id, index: 0, kind: .transcript, start: 0, end: 5, text: "tomatoes")
+      let garden = try await TopicEmbedder().embed(["tomatoes greenhouse garden"])
+      try await store.savePassages([passage], vectors: garden, model: "topics", of: notes[1].id)
+      let afterSave = try await store.passageIndexVersion()
+      #expect(afterSave > start)
+      #expect(try await library.search("vehicle", mode: .semantic).allSatisfy { $0.note.id != notes[1].id })
+      _ = try await library.delete(notes[2].id)
+      #expect(try await store.passageIndexVersion() > afterSave)
+      let unchanged = try await store.passageIndexVersion()
+      _ = try await library.search("garden", mode: .semantic)
+      #expect(try await store.passageIndexVersion() == unchanged)
+    }
+  }
+
   @Test("finished notes without an index are indexed by the next resume, once")
   func catchUp() async throws {
     let folder = Fixtures.temporaryFolder("semantic-catch-up").appendingPathComponent("library", isDirectory: true)
@@ -220,5 +240,10 @@ struct SemanticIndexTests {
     #expect(try await reopened.note(id: note.id) == note)
     #expect(try database.userVersion == NoteStore.schemaVersion)
     #expect(try await reopened.notesNeedingPassages(model: "topics") == [note.id])
+    let version = try await reopened.passageIndexVersion()
+    try await reopened.savePassages(
+      [NotePassage(noteID: note.id, index: 0, kind: .transcript, start: 0, end: 2, text: "Call the bank.")],
+      vectors: [[1, 0]], model: "topics", of: note.id)
+    #expect(try await reopened.passageIndexVersion() == version + 1)
   }
 }

@@ -17,7 +17,7 @@ public actor SemanticIndex {
 
   private let store: NoteStore
   private let embedder: @Sendable () throws -> (any PassageEmbedding)?
-  private var cache: (version: String, model: String, index: VectorIndex, noteIDs: [String])?
+  private var cache: (version: Int64, model: String, index: VectorIndex, noteIDs: [String])?
 
   /// An index over `store`'s passages, embedding queries with what `embedder` gives (nil when no
   /// embedding model is installed).

@@ -63,10 +63,8 @@ extension NoteStore {
 
   /// A value that changes whenever any note's index does: what a cached ``VectorIndex`` of the
   /// centroids is checked against before each search.
-  func passageIndexVersion() throws -> String {
-    try database.query("SELECT count(*), coalesce(max(updated_at), 0) FROM note_vectors", []) {
-      "\($0.int(0))/\($0.double(1))"
-    }.first ?? ""
+  func passageIndexVersion() throws -> Int64 {
+    try database.integer("SELECT version FROM note_vectors_version WHERE id = 1", []) ?? 0
   }
 
   /// Every note's centroid made by `model`, as one index, and the note each row belongs to.
