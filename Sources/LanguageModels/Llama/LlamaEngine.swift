@@ -47,6 +47,7 @@ actor LlamaEngine {
   }
 
   private init(path: String, contextSize: Int, threads: Int, embeddings: Bool) throws(LlamaError) {
+    do { try ComputeBackend.load() } catch { throw .backendUnavailable(detail: error.localizedDescription) }
     Self.initializeBackend
     var modelParameters = llama_model_default_params()
     modelParameters.n_gpu_layers = 0

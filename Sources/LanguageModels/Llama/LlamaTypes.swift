@@ -72,6 +72,7 @@ struct LlamaPrefix: Sendable {
 
 /// Failures inside llama.cpp, turned into the session's errors by the layer above.
 enum LlamaError: Error, Equatable {
+  case backendUnavailable(detail: String)
   case loadFailed(path: String)
   case contextFailed(path: String)
   case templateUnsupported

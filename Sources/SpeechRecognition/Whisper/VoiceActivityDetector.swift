@@ -23,6 +23,7 @@ actor VoiceActivityDetector {
   /// Loads the Silero model at `path`.
   init(modelPath path: String) throws(SpeechTranscriptionError) {
     WhisperContext.silenceLogs
+    do { try ComputeBackend.load() } catch { throw .engineFailure(detail: error.localizedDescription) }
     var parameters = whisper_vad_default_context_params()
     // The model is tiny; one thread keeps it from competing with the decoder's threads.
     parameters.n_threads = 1

@@ -26,6 +26,7 @@ actor WhisperContext {
 
   private init(modelPath: String) throws(SpeechTranscriptionError) {
     Self.silenceLogs
+    do { try ComputeBackend.load() } catch { throw .engineFailure(detail: error.localizedDescription) }
     var parameters = whisper_context_default_params()
     parameters.use_gpu = false
     guard let context = whisper_init_from_file_with_params_no_state(modelPath, parameters) else {
