@@ -190,7 +190,7 @@ build_engines() {
   [ -f "$prefix/lib/pkgconfig/whisper.pc" ] && [ -f "$prefix/lib/pkgconfig/llama.pc" ] \
     || { echo "bootstrap: pkg-config files missing under $prefix/lib/pkgconfig" >&2; return 1; }
   "$prefix/bin/whisper-cli" --help >/dev/null 2>&1 \
-    || { echo "bootstrap: whisper-cli does not start (its CPU backend?)" >&2; return 1; }
+    || { echo "bootstrap: whisper-cli does not start (a library missing?)" >&2; return 1; }
   if [ "$(ldd "$prefix/lib/libwhisper.so" | grep -c 'libggml-base')" != 1 ]; then
     echo "bootstrap: libwhisper does not link the shared ggml exactly once" >&2
     return 1

@@ -161,14 +161,7 @@ struct AnalysisBenchmark {
 
   /// The dev set's transcripts joined into one-minute and five-minute notes.
   private func transcripts() throws -> [String: [String]] {
-    let lines = try String(contentsOf: notesFile, encoding: .utf8).split(separator: "\n")
-    let texts = try lines.map { line -> String in
-      guard
-        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-        let transcript = object["transcript"] as? String
-      else { throw BenchmarkError("\(notesFile.path): a line without a transcript") }
-      return transcript
-    }
+    let texts = try DevTranscripts.read(notesFile)
     func joined(words target: Int, count: Int) -> [String] {
       var notes: [String] = []
       var current: [String] = []

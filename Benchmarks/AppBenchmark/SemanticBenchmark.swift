@@ -61,10 +61,7 @@ struct SemanticBenchmark {
   /// The embedding stage's throughput: each transcript cut into passages of the pipeline's length
   /// and embedded note by note, as the indexing stage does, three rounds, the median printed.
   private func embeddingThroughput(_ embedder: TextEmbedder, transcripts file: URL) async throws {
-    let notes = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map { line -> [String] in
-      guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-        let transcript = object["transcript"] as? String
-      else { throw BenchmarkError("\(file.path): a line without a transcript") }
+    let notes = try DevTranscripts.read(file).map { transcript -> [String] in
       let words = transcript.split(whereSeparator: \.isWhitespace)
       return stride(from: 0, to: words.count, by: NotePassage.wordsPerPassage).map {
         words[$0..<min($0 + NotePassage.wordsPerPassage, words.count)].joined(separator: " ")

@@ -8,18 +8,12 @@ import Foundation
 /// each against the CPU and loads the best that the CPU can run, so one build uses AVX-512 where
 /// it exists and AVX2 elsewhere. An engine built with its CPU backend linked in needs no loading.
 public enum ComputeBackend {
-  /// The instruction-set features of the loaded CPU backend (`AVX2`, `AVX512`, `AVX512_VNNI`, …),
-  /// loading it first; an error when no backend could be loaded.
-  public static func features() throws(ComputeBackendError) -> [String] {
+  /// Loads the CPU backend if no engine has yet, or says why it cannot be.
+  public static func load() throws(ComputeBackendError) {
     try loaded.get()
   }
 
-  /// Loads the CPU backend if no engine has yet, or says why it cannot be.
-  public static func load() throws(ComputeBackendError) {
-    _ = try loaded.get()
-  }
-
-  private static let loaded: Result<[String], ComputeBackendError> = {
+  private static let loaded: Result<Void, ComputeBackendError> = {
     if !EngineConfiguration.current.showsEngineLogs { ggml_log_set(ggmlDiscardLog, nil) }
     if ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU) == nil {
       guard let folder = libraryFolder() else { return .failure(.libraryNotFound) }
@@ -28,7 +22,7 @@ public enum ComputeBackend {
         return .failure(.noCPUBackend(folder: folder))
       }
     }
-    return .success(cpuFeatures())
+    return .success(())
   }()
 
   /// The folder of the libggml this process loaded (from the process's memory map): where the
@@ -42,22 +36,6 @@ public enum ComputeBackend {
       if file.lastPathComponent.hasPrefix("libggml.so") { return file.deletingLastPathComponent().path }
     }
     return nil
-  }
-
-  /// The features the CPU backend reports with the value `1` (it also reports a few counts).
-  private static func cpuFeatures() -> [String] {
-    guard let device = ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU),
-      let registry = ggml_backend_dev_backend_reg(device),
-      let address = ggml_backend_reg_get_proc_address(registry, "ggml_backend_get_features")
-    else { return [] }
-    let getFeatures = unsafeBitCast(address, to: ggml_backend_get_features_t.self)
-    var names: [String] = []
-    var feature = getFeatures(registry)
-    while let current = feature, let name = current.pointee.name {
-      if let value = current.pointee.value, String(cString: value) == "1" { names.append(String(cString: name)) }
-      feature = current.advanced(by: 1)
-    }
-    return names
   }
 }
 
