@@ -50,19 +50,30 @@ APT_PACKAGES=(
   ffmpeg espeak-ng sox pocketsphinx-testdata
   python3-torch python3-numpy
   zsh fish tmux
+  libomp-14-dev
 )
 
 # ggml's CPU backend is a module loaded at run time (GGML_BACKEND_DL): the engines link libggml,
 # which picks the best of the CPU variants below that this CPU can run, so one build runs AVX-512
 # kernels where the CPU has them and AVX2 elsewhere. CPU_FLAGS build the AVX2 one, libggml-cpu.so,
-# taken when no variant scores. Threads stay OpenMP's: ggml's own pool is faster alone (its
-# barriers spin), but two processes at once on two cores then crawl (measured: not done in 10
-# minutes against 33 s for both with OpenMP; see Benchmarks/transcription/README.md).
+# taken when no variant scores.
+#
+# Threads are OpenMP's, from LLVM's runtime (libomp, Debian's libomp-14-dev) instead of GCC's
+# libgomp: GCC's code calls it through the GOMP interface that libomp implements. ggml ends every
+# graph node with a barrier; under OMP_WAIT_POLICY=passive libgomp sleeps in the kernel at each
+# one, which made two threads barely faster than one (136 s of speech: 48 s against 51 s), while
+# libomp's passive barrier yields the core instead of sleeping: 27 s alone, and two processes at
+# once on two cores take the time of the two in turn (55 s) instead of collapsing as spinning
+# barriers do (ggml's own thread pool, or libgomp with GOMP_SPINCOUNT: 227 s).
+# Benchmarks/transcription/README.md has the measurements.
+OPENMP_FLAGS=(-DOpenMP_C_FLAGS=-fopenmp -DOpenMP_CXX_FLAGS=-fopenmp -DOpenMP_C_LIB_NAMES=omp
+  -DOpenMP_CXX_LIB_NAMES=omp -DOpenMP_omp_LIBRARY=/usr/lib/x86_64-linux-gnu/libomp.so.5)
 CPU_FLAGS=(-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
-  -DGGML_BACKEND_DL=ON)
+  -DGGML_BACKEND_DL=ON "${OPENMP_FLAGS[@]}")
 AVX512_FLAGS=(-DGGML_AVX512=ON)
 CPU_VARIANTS=(
   "skylakex:${AVX512_FLAGS[*]}"
+  "icelake:${AVX512_FLAGS[*]} -DGGML_AVX512_VBMI=ON -DGGML_AVX512_VNNI=ON"
   "zen4:${AVX512_FLAGS[*]} -DGGML_AVX512_VBMI=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON"
 )
 COMMON_FLAGS=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DCMAKE_INSTALL_LIBDIR=lib
@@ -191,6 +202,10 @@ build_engines() {
     || { echo "bootstrap: pkg-config files missing under $prefix/lib/pkgconfig" >&2; return 1; }
   "$prefix/bin/whisper-cli" --help >/dev/null 2>&1 \
     || { echo "bootstrap: whisper-cli does not start (a library missing?)" >&2; return 1; }
+  if readelf -d "$prefix"/lib/libggml-cpu*.so | grep -q 'libgomp'; then
+    echo "bootstrap: a ggml CPU module links GCC's libgomp instead of LLVM's libomp" >&2
+    return 1
+  fi
   if [ "$(ldd "$prefix/lib/libwhisper.so" | grep -c 'libggml-base')" != 1 ]; then
     echo "bootstrap: libwhisper does not link the shared ggml exactly once" >&2
     return 1

@@ -4,9 +4,9 @@ import Foundation
 /// ggml's CPU backend, which whisper.cpp and llama.cpp compute with, loaded once per process.
 ///
 /// The engines' build holds the backend as modules, one per CPU variant (`libggml-cpu.so` for
-/// AVX2, `libggml-cpu-zen4.so` for AVX-512 with VNNI and BF16, …), beside libggml. ggml scores
-/// each against the CPU and loads the best that the CPU can run, so one build uses AVX-512 where
-/// it exists and AVX2 elsewhere. An engine built with its CPU backend linked in needs no loading.
+/// AVX2, `libggml-cpu-icelake.so` for AVX-512 with VNNI, `libggml-cpu-zen4.so` with BF16 as well,
+/// …), beside libggml. ggml scores each against the CPU and loads the best that the CPU can run,
+/// so one build uses AVX-512 where it exists and AVX2 elsewhere. An engine built with its CPU backend linked in needs no loading.
 public enum ComputeBackend {
   /// Loads the CPU backend if no engine has yet, or says why it cannot be.
   public static func load() throws(ComputeBackendError) {

