@@ -34,7 +34,7 @@ install-engines: engines
 build: engines
 	swift build -c release
 
-SPEECH_MODELS := base tiny.en
+SPEECH_MODELS := base-q8 base tiny.en
 LANGUAGE_MODELS := qwen-1.5b qwen-0.5b smollm-135m
 SPEAKER_MODELS := speakers
 EMBEDDING_MODELS := minilm

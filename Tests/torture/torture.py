@@ -281,11 +281,12 @@ class Harness:
 
     def _alias_models(self, source):
         """`import`, `resume`, `record` and `retry` take no model options and always use the defaults
-        (Whisper base, qwen-1.5b); only `serve` takes --speech-model and --language-model. For speed,
+        (Whisper base-q8, qwen-1.5b); only `serve` takes --speech-model and --language-model. For speed,
         a models folder of our own names the small models with the default names."""
         folder = os.path.join(self.root, "models")
         os.makedirs(folder)
         needed = {"ggml-tiny.en.bin": "ggml-tiny.en.bin", "ggml-base.bin": "ggml-tiny.en.bin",
+                  "ggml-base-q8.bin": "ggml-tiny.en.bin",
                   "ggml-silero-vad.bin": "ggml-silero-vad.bin", "smollm-135m.gguf": "smollm-135m.gguf",
                   "qwen-1.5b.gguf": "smollm-135m.gguf"}
         for name, target in needed.items():

@@ -6,7 +6,7 @@ import SpeechRecognition
 /// help lists every model by name, and a wrong name or number is a usage error that says what is
 /// allowed.
 enum ModelOptions {
-  /// An option naming a speech model; help reads "`purpose`: base (default), base-q8, tiny.en."
+  /// An option naming a speech model; help reads "`purpose`: base, base-q8 (default), tiny.en."
   static func speech(_ name: String, short: Character? = nil, purpose: String) -> Option<SpeechModel> {
     let names = SpeechModel.all.map { $0 == .default ? "\($0.name) (default)" : $0.name }
     return Option(
