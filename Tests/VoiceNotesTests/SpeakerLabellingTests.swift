@@ -65,6 +65,31 @@ struct SpeakerLabellingTests {
     #expect(labelled.text.split(separator: " ") == transcript.text.split(separator: " "), "no word lost or added")
   }
 
+  @Test("a segment's last word stretched across the pause into the next turn stays with who said it")
+  func stretchedLastWord() {
+    // Whisper ends "them." at the next segment's start, 1.4 s after it began: 0.3 s of it in
+    // speaker 0's turn, 0.7 s in speaker 1's.
+    var first = Self.words("to do for them.", from: 6.0)
+    first[3].end = 9.0
+    let transcript = Transcript(
+      language: "en", duration: 12,
+      segments: [
+        .init(text: " to do for them.", start: 6.0, end: 9.0, words: first),
+        .init(
+          text: " And so my fellow Americans,", start: 9.0, end: 11.0,
+          words: Self.words("And so my fellow Americans,", from: 9.0)),
+      ])
+    let diarization = SpeakerDiarization(
+      turns: [SpeakerTurn(speaker: 0, start: 0, end: 7.9), SpeakerTurn(speaker: 1, start: 8.3, end: 11.5)],
+      speakers: [
+        .init(index: 0, embedding: Self.voice(0), duration: 7.9),
+        .init(index: 1, embedding: Self.voice(1), duration: 3.2),
+      ])
+    let (labelled, _) = transcript.labelled(by: diarization)
+    #expect(labelled.segments.map(\.text) == [" to do for them.", " And so my fellow Americans,"])
+    #expect(labelled.segments.map(\.speaker) == [0, 1])
+  }
+
   @Test("one voice: the transcript stays as it was, with no speakers")
   func singleSpeakerUnlabelled() {
     let (transcript, _) = Self.exchange

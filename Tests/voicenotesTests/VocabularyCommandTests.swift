@@ -25,10 +25,11 @@ struct VocabularyCommandTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let library = folder.appendingPathComponent("library")
     let audio = folder.appendingPathComponent("meeting.wav")
-    try Fixtures.speak("Meeting with Anneliese Hoffmann at noon about the budget.", to: audio)
+    let spoken = "Meeting with Anneliese Hoffmann at noon about the budget."
+    try Fixtures.speak(spoken, to: audio)
 
     let before = try transcript(of: audio, library: library)
-    #expect(!before.contains("Anneliese Hoffmann"), "base alone misspells the name: \(before)")
+    #expect(!before.contains("Anneliese Hoffmann"), "the model alone misspells the name: \(before)")
 
     let added = try voicenotes(["vocabulary", "add", "Anneliese Hoffmann", "Grafana"], library: library)
     #expect(added.status == 0, "\(added.standardError)")
@@ -37,8 +38,11 @@ struct VocabularyCommandTests {
 
     let after = try transcript(of: audio, library: library)
     #expect(after.contains("Anneliese Hoffmann"), "with the vocabulary: \(after)")
-    let changed = WordErrorRate(reference: before, hypothesis: after).edits
-    #expect(changed <= 2, "only the name's two words change: \(before) -> \(after)")
+    // The name's two words come right and nothing else gets worse: the vocabulary steers the
+    // name, it does not trade it for mistakes elsewhere.
+    let errorsBefore = WordErrorRate(reference: spoken, hypothesis: before).edits
+    let errorsAfter = WordErrorRate(reference: spoken, hypothesis: after).edits
+    #expect(errorsAfter <= errorsBefore - 2, "\(before) (\(errorsBefore) errors) -> \(after) (\(errorsAfter))")
 
     #expect(try voicenotes(["vocabulary", "remove", "grafana"], library: library).status == 0)
     #expect(try voicenotes(["vocabulary", "list"], library: library).standardOutput == "Anneliese Hoffmann\n")

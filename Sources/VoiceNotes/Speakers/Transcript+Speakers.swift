@@ -6,7 +6,7 @@ extension Transcript {
   /// changes inside it, together with the speakers heard.
   ///
   /// Each word takes the speaker who talks most while it is said
-  /// (``SpeakerDiarization/speaker(from:to:)``); a segment whose words belong to several speakers
+  /// (``SpeakerDiarization/speaker(from:to:)``, over at most its first ``longestWord`` seconds); a segment whose words belong to several speakers
   /// is cut before the first word of each new speaker. Speakers are numbered again by when they
   /// first speak (the first voice heard is "Speaker 1"), and a speaker no word is given to is left
   /// out. With fewer than two speakers left, the transcript comes back unlabelled and the list is
@@ -47,7 +47,7 @@ extension Transcript {
       segment.speaker = diarization.speaker(from: segment.start, to: segment.end)
       return [segment]
     }
-    var labels = segment.words.map { diarization.speaker(from: $0.start, to: $0.end) }
+    var labels = segment.words.map { diarization.speaker(from: $0.start, to: Self.spokenEnd(of: $0)) }
     // A word no turn covers (a pause the diarizer left out) belongs with the word before it, or
     // with the first labelled word when it opens the segment.
     let whole = diarization.speaker(from: segment.start, to: segment.end)
@@ -71,6 +71,16 @@ extension Transcript {
         end: offset == runs.count - 1 ? segment.end : words[words.count - 1].end, words: words,
         speaker: labels[run.lowerBound])
     }
+  }
+
+  /// The longest a word is taken to be heard for when telling whose it is.
+  static let longestWord = 0.6
+
+  /// Where `word` is taken to end when telling whose it is: at most ``longestWord`` after it
+  /// starts. Whisper ends a segment's last word at the segment's closing time, which can reach
+  /// across a pause into the next person's turn; the word is judged where it starts instead.
+  private static func spokenEnd(of word: Word) -> Double {
+    min(word.end, word.start + longestWord)
   }
 
   /// Gives a lone short word between two words of one other speaker to that speaker: a turn
