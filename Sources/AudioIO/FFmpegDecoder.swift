@@ -93,91 +93,154 @@ final class FFmpegDecoder {
   }
 
   deinit {
+    decoding = nil
     if codecContext != nil { avcodec_free_context(&codecContext) }
     if formatContext != nil { avformat_close_input(&formatContext) }
   }
 
   /// Decodes every packet of the audio stream and resamples to `format`.
   func decode(to format: AudioFormat) throws(AudioIOError) -> AudioBuffer {
-    guard let formatContext, let codecContext else { throw .corrupt(path: path, detail: "not open") }
-    let resampler = try makeResampler(to: format)
+    // The declared duration only sizes the first allocation, and within reason: a damaged header
+    // can declare days of audio in a few bytes (an MP3 of 2 kB declared 13 days, 74 GB of samples).
+    let expected = declaredDuration * format.sampleRate * Double(format.channelCount)
+    let reserve = expected > 0 ? Int(min(expected, Self.maximumReservedSamples)) + 4096 : 0
+    let samples = try read(frames: .max, as: format, reserving: reserve) ?? []
+    return AudioBuffer(format: format, samples: samples)
+  }
+
+  /// Decodes on from where the last call stopped until `frames` frames of `format` are ready or
+  /// the stream ends, and returns them (fewer only at the end); nil once the stream is done.
+  ///
+  /// Memory stays that of one piece, whatever the length of the file. Every call must ask for the
+  /// same `format`.
+  ///
+  /// - Throws: ``AudioIOError/corrupt(path:detail:)`` when the stream ends without any audio.
+  func read(frames: Int, as format: AudioFormat, reserving reserve: Int = 0) throws(AudioIOError) -> [Float]? {
+    let decoding: Decoding
+    if let current = self.decoding {
+      decoding = current
+    } else {
+      decoding = try Decoding(decoder: self, format: format)
+      self.decoding = decoding
+    }
+    let wanted = frames.multipliedReportingOverflow(by: format.channelCount)
+    let count = wanted.overflow ? Int.max : wanted.partialValue
+    if decoding.pending.isEmpty { decoding.pending.reserveCapacity(reserve) }
+    while decoding.pending.count < count, !decoding.isAtEnd {
+      try decodeNextPacket(decoding)
+    }
+    guard !decoding.pending.isEmpty else {
+      guard decoding.returnedAny else {
+        let detail =
+          decoding.decodeErrors > 0 ? Self.describe(decoding.lastError) : "no audio samples in the stream"
+        throw .corrupt(path: path, detail: detail)
+      }
+      return nil
+    }
+    decoding.returnedAny = true
+    if decoding.pending.count <= count {
+      defer { decoding.pending = [] }
+      return decoding.pending
+    }
+    let piece = Array(decoding.pending[..<count])
+    decoding.pending.removeFirst(count)
+    return piece
+  }
+
+  /// The state of a decode in progress: the resampler to the output format, FFmpeg's packet and
+  /// frame, and the samples decoded but not yet returned.
+  private final class Decoding {
+    let format: AudioFormat
+    let resampler: OpaquePointer
+    let packet: UnsafeMutablePointer<AVPacket>
+    let frame: UnsafeMutablePointer<AVFrame>
     // What the resampler was made for: a damaged stream can change its channels, rate or sample
     // format midway (MPEG frames do), and converting such a frame read planes it does not have.
-    let channels = codecContext.pointee.ch_layout.nb_channels
-    let rate = codecContext.pointee.sample_rate
-    let sampleFormat = codecContext.pointee.sample_fmt.rawValue
-    defer {
-      var pointer: OpaquePointer? = resampler
-      swr_free(&pointer)
+    let channels: Int32
+    let rate: Int32
+    let sampleFormat: Int32
+    var pending: [Float] = []
+    var isAtEnd = false
+    var returnedAny = false
+    var decodeErrors = 0
+    var lastError: Int32 = 0
+
+    init(decoder: FFmpegDecoder, format: AudioFormat) throws(AudioIOError) {
+      guard let codecContext = decoder.codecContext else { throw .corrupt(path: decoder.path, detail: "not open") }
+      resampler = try decoder.makeResampler(to: format)
+      guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else {
+        var pointer: OpaquePointer? = resampler
+        swr_free(&pointer)
+        throw .corrupt(path: decoder.path, detail: "out of memory")
+      }
+      self.format = format
+      self.packet = packet
+      self.frame = frame
+      channels = codecContext.pointee.ch_layout.nb_channels
+      rate = codecContext.pointee.sample_rate
+      sampleFormat = codecContext.pointee.sample_fmt.rawValue
     }
-    guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else {
-      throw .corrupt(path: path, detail: "out of memory")
-    }
-    defer {
+
+    deinit {
+      var resamplerPointer: OpaquePointer? = resampler
+      swr_free(&resamplerPointer)
       var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
       av_packet_free(&packetPointer)
       var framePointer: UnsafeMutablePointer<AVFrame>? = frame
       av_frame_free(&framePointer)
     }
+  }
 
-    // The declared duration only sizes the first allocation, and within reason: a damaged header
-    // can declare days of audio in a few bytes (an MP3 of 2 kB declared 13 days, 74 GB of samples).
-    var samples: [Float] = []
-    let expected = declaredDuration * format.sampleRate * Double(format.channelCount)
-    if expected > 0 {
-      samples.reserveCapacity(Int(min(expected, Self.maximumReservedSamples)) + 4096)
-    }
-    var decodeErrors = 0
-    var lastError: Int32 = 0
+  private var decoding: Decoding?
 
-    func drainFrames() {
-      while true {
-        let status = avcodec_receive_frame(codecContext, frame)
-        if status == cffmpeg_error_eagain() || status == cffmpeg_error_eof() { return }
-        if status < 0 {
-          decodeErrors += 1
-          lastError = status
-          return
-        }
-        if frame.pointee.ch_layout.nb_channels == channels, frame.pointee.sample_rate == rate,
-          frame.pointee.format == sampleFormat
-        {
-          Self.convert(frame: frame, with: resampler, format: format, into: &samples)
-        } else {
-          decodeErrors += 1
-        }
-        av_frame_unref(frame)
+  /// Reads the next packet of the audio stream and decodes its frames into `decoding.pending`;
+  /// at the end of the file, drains the decoder and the resampler and marks the decode done.
+  private func decodeNextPacket(_ decoding: Decoding) throws(AudioIOError) {
+    guard let formatContext, let codecContext else { throw .corrupt(path: path, detail: "not open") }
+    let packet = decoding.packet
+    let status = av_read_frame(formatContext, packet)
+    if status < 0 {
+      if status != cffmpeg_error_eof() {
+        decoding.decodeErrors += 1
+        decoding.lastError = status
       }
+      avcodec_send_packet(codecContext, nil)
+      drainFrames(decoding)
+      Self.flush(decoding.resampler, format: decoding.format, into: &decoding.pending)
+      decoding.isAtEnd = true
+      return
     }
+    if packet.pointee.stream_index == streamIndex {
+      let sent = avcodec_send_packet(codecContext, packet)
+      if sent < 0 && sent != cffmpeg_error_eagain() {
+        decoding.decodeErrors += 1
+        decoding.lastError = sent
+      }
+      drainFrames(decoding)
+    }
+    av_packet_unref(packet)
+  }
 
+  private func drainFrames(_ decoding: Decoding) {
+    guard let codecContext else { return }
+    let frame = decoding.frame
     while true {
-      let status = av_read_frame(formatContext, packet)
+      let status = avcodec_receive_frame(codecContext, frame)
+      if status == cffmpeg_error_eagain() || status == cffmpeg_error_eof() { return }
       if status < 0 {
-        if status != cffmpeg_error_eof() {
-          decodeErrors += 1
-          lastError = status
-        }
-        break
+        decoding.decodeErrors += 1
+        decoding.lastError = status
+        return
       }
-      if packet.pointee.stream_index == streamIndex {
-        let sent = avcodec_send_packet(codecContext, packet)
-        if sent < 0 && sent != cffmpeg_error_eagain() {
-          decodeErrors += 1
-          lastError = sent
-        }
-        drainFrames()
+      if frame.pointee.ch_layout.nb_channels == decoding.channels, frame.pointee.sample_rate == decoding.rate,
+        frame.pointee.format == decoding.sampleFormat
+      {
+        Self.convert(frame: frame, with: decoding.resampler, format: decoding.format, into: &decoding.pending)
+      } else {
+        decoding.decodeErrors += 1
       }
-      av_packet_unref(packet)
+      av_frame_unref(frame)
     }
-    avcodec_send_packet(codecContext, nil)
-    drainFrames()
-    Self.flush(resampler, format: format, into: &samples)
-
-    guard !samples.isEmpty else {
-      let detail = decodeErrors > 0 ? Self.describe(lastError) : "no audio samples in the stream"
-      throw .corrupt(path: path, detail: detail)
-    }
-    return AudioBuffer(format: format, samples: samples)
   }
 
   private func makeResampler(to format: AudioFormat) throws(AudioIOError) -> OpaquePointer {

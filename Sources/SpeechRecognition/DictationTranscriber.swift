@@ -128,9 +128,9 @@ public final class DictationTranscriber: AnalyzableModule {
     try transcriber.checkReady()
   }
 
-  func analyze(_ audio: AudioBuffer, shouldAbort: @escaping @Sendable () -> Bool) async throws {
+  func analyze(_ audio: AudioBuffer, at offset: Double, shouldAbort: @escaping @Sendable () -> Bool) async throws {
     try checkReady()
-    try await transcriber.analyze(audio, shouldAbort: shouldAbort)
+    try await transcriber.analyze(audio, at: offset, shouldAbort: shouldAbort)
   }
 
   func finishResults(throwing error: (any Error)?) { transcriber.finishResults(throwing: error) }

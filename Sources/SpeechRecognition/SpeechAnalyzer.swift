@@ -58,6 +58,13 @@ public actor SpeechAnalyzer {
   private var liveAnalyses: [any LiveModuleAnalysis] = []
   private var isFinished = false
   private let abort = CancellationFlag()
+  /// The longest stretch of an input file analysed at once, in 16 kHz samples.
+  private var fileWindowLimit = RecordingWindows.standardLimit
+
+  /// Analyses input files in stretches of at most `samples` 16 kHz samples (tests use short ones).
+  func limitFileWindows(toSamples samples: Int) {
+    fileWindowLimit = samples
+  }
   /// Seconds of live input consumed so far, and whether the input has ended.
   private let consumed = ConsumedInput()
   /// The context set by ``setContext(_:)``.
@@ -118,7 +125,12 @@ public actor SpeechAnalyzer {
     .speechAnalysis
   }
 
-  /// Decodes `inputAudioFile` and starts analysing it; returns once the analysis is under way.
+  /// Starts analysing `inputAudioFile`, decoding it as the analysis goes; returns once the
+  /// analysis is under way (after its first half minute is decoded, so a file that cannot be read
+  /// fails here).
+  ///
+  /// The file is analysed in windows of a few minutes cut at pauses (see ``RecordingWindows``),
+  /// so a recording of any length takes the memory of one window.
   ///
   /// - Parameter finishAfterFile: end the modules' result streams when the file is done; when
   ///   false they stay open until ``finalizeAndFinishThroughEndOfInput()``.
@@ -128,30 +140,45 @@ public actor SpeechAnalyzer {
     guard analysis == nil, !isFinished else {
       throw SpeechTranscriptionError.invalidState("start was called on an analyzer that already has input")
     }
-    let audio: AudioBuffer
+    let reader: AudioFileReader
+    let first: AudioBuffer?
     do {
       for module in analyzableModules { try module.checkReady() }
-      audio = try inputAudioFile.read(format: .speechAnalysis)
+      reader = try AudioFileReader(file: inputAudioFile)
+      first = try reader.read(frames: RecordingWindows.readSize)
     } catch {
       finishModules(throwing: error)
       throw error
     }
     let modules = analyzableModules
+    let voiceActivityModelPath =
+      modules.first?.voiceActivityModelPath
+      ?? ModelDirectory.current.file(named: VoiceActivityDetector.modelFileName).path
     let abort = abort
+    let fileWindowLimit = fileWindowLimit
     let shouldAbort: @Sendable () -> Bool = { abort.isSet || Task.isCancelled }
     analysis = Task(priority: options?.priority) {
-      for module in modules {
-        do {
-          try await module.analyze(audio, shouldAbort: shouldAbort)
-        } catch {
-          for module in modules { module.finishResults(throwing: error) }
-          throw error
+      let windows = RecordingWindows(
+        reader: reader, first: first, voiceActivityModelPath: voiceActivityModelPath, limit: fileWindowLimit)
+      var end = 0
+      do {
+        while let window = try await windows.next() {
+          if shouldAbort() { throw SpeechTranscriptionError.cancelled }
+          let offset = Double(window.start) / AudioFormat.speechAnalysis.sampleRate
+          for module in modules {
+            try await module.analyze(window.audio, at: offset, shouldAbort: shouldAbort)
+          }
+          end = window.start + window.audio.frameLength
         }
+      } catch {
+        for module in modules { module.finishResults(throwing: error) }
+        throw error
       }
       if finishAfterFile {
         for module in modules { module.finishResults(throwing: nil) }
       }
-      return CMTime(value: Int64(audio.frameLength), timescale: Int32(audio.format.sampleRate))
+      return CMTime(
+        value: Int64(max(end, reader.framePosition)), timescale: Int32(AudioFormat.speechAnalysis.sampleRate))
     }
     if finishAfterFile { isFinished = true }
   }

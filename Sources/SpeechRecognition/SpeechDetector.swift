@@ -67,17 +67,18 @@ public final class SpeechDetector: AnalyzableModule {
       sensitivity: detectionOptions.sensitivityLevel, continuation: reportResults ? continuation : nil)
   }
 
-  func analyze(_ audio: AudioBuffer, shouldAbort: @escaping @Sendable () -> Bool) async throws {
+  func analyze(_ audio: AudioBuffer, at offset: Double, shouldAbort: @escaping @Sendable () -> Bool) async throws {
     let detection = try makeLiveAnalysis(shouldAbort: shouldAbort)
     let detector = try VoiceActivityDetector(modelPath: voiceActivityModelPath)
     // A few seconds at a time, as if it were live input.
     let chunk = VoiceActivityDetector.windowSize * 128
+    let first = Int((offset * Double(LiveAudio.sampleRate)).rounded())
     var start = 0
     while start < audio.samples.count {
       if shouldAbort() { throw SpeechTranscriptionError.cancelled }
       let samples = Array(audio.samples[start..<min(start + chunk, audio.samples.count)])
       let probabilities = try await detector.speechProbabilities(samples)
-      await detection.append(LiveAudio(start: start, samples: samples, speechProbabilities: probabilities))
+      await detection.append(LiveAudio(start: first + start, samples: samples, speechProbabilities: probabilities))
       start += samples.count
     }
     try await detection.finish()

@@ -25,8 +25,10 @@ extension SpeechModuleResult {
 /// What the analyzer needs from a module to drive it; kept internal so the public protocol stays
 /// Apple's shape.
 protocol AnalyzableModule: SpeechModule {
-  /// Analyzes a whole 16 kHz mono recording, publishing results as they are produced.
-  func analyze(_ audio: AudioBuffer, shouldAbort: @escaping @Sendable () -> Bool) async throws
+  /// Analyzes a stretch of a 16 kHz mono recording that starts `offset` seconds into it (a
+  /// whole recording starts at 0), publishing results as they are produced, with times in the
+  /// recording. A recording is analysed in order, one stretch after another.
+  func analyze(_ audio: AudioBuffer, at offset: Double, shouldAbort: @escaping @Sendable () -> Bool) async throws
   /// Ends the module's result stream, with `error` if analysis failed.
   func finishResults(throwing error: (any Error)?)
   /// Throws when the module cannot run (a model is missing, a locale unsupported).

@@ -264,11 +264,13 @@ public final class SpeechTranscriber: AnalyzableModule {
     locale.flatMap(Self.languageCode(of:)) ?? customLanguageModel.flatMap { Self.languageCode(of: $0.locale) }
   }
 
-  func analyze(_ audio: AudioBuffer, shouldAbort: @escaping @Sendable () -> Bool) async throws {
+  func analyze(_ audio: AudioBuffer, at offset: Double, shouldAbort: @escaping @Sendable () -> Bool) async throws {
     try checkReady()
     let steering = steering
+    // Later stretches of a recording are decoded in the language the first was found to be in.
+    let requestedLanguage = decodingLanguage ?? (offset > 0 ? detected.withLock { $0 } : nil)
     let request = TranscriptionRequest(
-      language: decodingLanguage, prompt: nil, wantsWordTimestamps: true, steering: steering)
+      language: requestedLanguage, prompt: nil, wantsWordTimestamps: true, steering: steering)
     let attributes = attributeOptions
     let continuation = continuation
     let backend = backend
@@ -279,7 +281,8 @@ public final class SpeechTranscriber: AnalyzableModule {
       group.addTask {
         defer { segmentInput.finish() }
         return try await backend.transcribe(
-          audio, request: request, shouldAbort: shouldAbort, onSegment: { segmentInput.yield($0) })
+          audio, request: request, shouldAbort: shouldAbort,
+          onSegment: { segmentInput.yield(offset > 0 ? $0.offset(by: offset) : $0) })
       }
       for await segment in segments {
         let range = Self.range(of: segment)
@@ -293,7 +296,7 @@ public final class SpeechTranscriber: AnalyzableModule {
       }
       return try await group.next() ?? nil
     }
-    detected.withLock { $0 = language }
+    detected.withLock { $0 = language ?? requestedLanguage }
   }
 
   /// The audio a segment covers.

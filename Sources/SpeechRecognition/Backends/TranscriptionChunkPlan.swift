@@ -28,32 +28,9 @@ struct TranscriptionChunkPlan: Sendable, Equatable {
     var cuts: [(end: Int, next: Int)] = []
     var start = 0
     while sampleCount - start > limit {
-      // Windows wholly inside the second half of what could go into this piece.
-      let first = (start + limit / 2 + windowSize - 1) / windowSize
-      let last = (start + limit) / windowSize - 1
-      var best: (start: Int, length: Int)?
-      var run: Int?
-      for window in first...max(first, last) {
-        if probability(window) < threshold {
-          let runStart = run ?? window
-          run = runStart
-          let length = window - runStart + 1
-          if length >= (best?.length ?? 0) { best = (runStart, length) }
-        } else {
-          run = nil
-        }
-      }
-      let cut: (end: Int, next: Int)
-      if let best {
-        let middle = best.start + best.length / 2
-        let end = min(best.start + padding, middle) * windowSize
-        let next = max(best.start + best.length - padding, middle) * windowSize
-        cut = (min(max(end, start + windowSize), start + limit), max(next, start + windowSize))
-      } else {
-        let quietest = (first...max(first, last)).min { probability($0) < probability($1) } ?? last
-        let at = min(max(quietest * windowSize, start + windowSize), start + limit)
-        cut = (at, at)
-      }
+      let cut = Self.cut(
+        from: start, limit: limit, windowSize: windowSize, threshold: threshold, padding: padding,
+        probability: probability)
       cuts.append(cut)
       start = cut.next
     }
@@ -67,5 +44,40 @@ struct TranscriptionChunkPlan: Sendable, Equatable {
       let windows = (piece.lowerBound / windowSize)..<max((piece.upperBound + windowSize - 1) / windowSize, 1)
       return windows.contains { probability($0) >= threshold }
     }
+  }
+
+  /// Where to end the piece that starts at sample `start` and may hold at most `limit` samples,
+  /// and where the next piece starts: in the longest pause of the piece's second half (see
+  /// ``init(sampleCount:limit:speechProbabilities:windowSize:threshold:padding:)``), given the
+  /// probability of speech in each window of `windowSize` samples. Both are multiples of
+  /// `windowSize` when `start` and `limit` are.
+  static func cut(
+    from start: Int, limit: Int, windowSize: Int, threshold: Float = 0.5, padding: Int = 10,
+    probability: (Int) -> Float
+  ) -> (end: Int, next: Int) {
+    // Windows wholly inside the second half of what could go into this piece.
+    let first = (start + limit / 2 + windowSize - 1) / windowSize
+    let last = (start + limit) / windowSize - 1
+    var best: (start: Int, length: Int)?
+    var run: Int?
+    for window in first...max(first, last) {
+      if probability(window) < threshold {
+        let runStart = run ?? window
+        run = runStart
+        let length = window - runStart + 1
+        if length >= (best?.length ?? 0) { best = (runStart, length) }
+      } else {
+        run = nil
+      }
+    }
+    if let best {
+      let middle = best.start + best.length / 2
+      let end = min(best.start + padding, middle) * windowSize
+      let next = max(best.start + best.length - padding, middle) * windowSize
+      return (min(max(end, start + windowSize), start + limit), max(next, start + windowSize))
+    }
+    let quietest = (first...max(first, last)).min { probability($0) < probability($1) } ?? last
+    let at = min(max(quietest * windowSize, start + windowSize), start + limit)
+    return (at, at)
   }
 }

@@ -12,6 +12,8 @@ final class ProgressReporter: Sendable {
     var drawn = false
     var spinner = 0
     var lastLogged: ContinuousClock.Instant?
+    /// When the current label was first reported, for the estimate of the time left.
+    var started: ContinuousClock.Instant?
   }
 
   private let state = Mutex(State())
@@ -21,16 +23,22 @@ final class ProgressReporter: Sendable {
   /// Creates a reporter; a `quiet` one shows nothing.
   init(quiet: Bool = false) { self.quiet = quiet }
 
-  /// Reports that `label` is `fraction` (0...1) done.
+  /// Reports that `label` is `fraction` (0...1) done, with an estimate of the time left once
+  /// there is enough to go on.
   func update(_ label: String, fraction: Double) {
     guard !quiet else { return }
-    let percent = Int((min(max(fraction, 0), 1) * 100).rounded(.down))
+    let fraction = min(max(fraction, 0), 1)
+    let percent = Int((fraction * 100).rounded(.down))
     state.withLock { state in
+      let now = ContinuousClock.now
+      if label != state.label || state.started == nil { state.started = now }
+      let left = state.started.flatMap { Self.timeLeft(elapsed: now - $0, fraction: fraction) }
+      let line = "\(label) \(percent)%" + (left.map { ", \($0) left" } ?? "")
       if isTerminal {
-        Self.write("\r\u{1B}[K\(label) \(percent)%")
+        Self.write("\r\u{1B}[K" + line)
         state.drawn = true
       } else if label != state.label || percent / 10 > state.lastTenth {
-        Self.write("\(label) \(percent)%\n")
+        Self.write(line + "\n")
       }
       if label != state.label { state.lastTenth = -1 }
       state.label = label
@@ -72,6 +80,15 @@ final class ProgressReporter: Sendable {
       if isTerminal && state.drawn { Self.write("\r\u{1B}[K") }
       state = State()
     }
+  }
+
+  /// "about 2 min 10 s" when `fraction` of the work took `elapsed`: nil before a twentieth of
+  /// the work or five seconds, when a guess would mislead.
+  static func timeLeft(elapsed: Duration, fraction: Double) -> String? {
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    guard fraction >= 0.05, fraction < 1, seconds >= 5 else { return nil }
+    let left = Int((seconds * (1 - fraction) / fraction).rounded())
+    return left >= 60 ? "about \(left / 60) min \(left % 60) s" : "about \(max(left, 1)) s"
   }
 
   static func write(_ text: String) {

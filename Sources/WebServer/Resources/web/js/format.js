@@ -56,13 +56,43 @@ export function formatSize(size) {
   return `${value >= 10 || unit === 0 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }
 
-/** What a person sees for a note's `state` (and its progress). */
+/** Where each note's transcription stood when this page first saw it under way: note id →
+ * {time, fraction}, for the estimate of the time left. */
+const transcriptionStarts = new Map();
+
+/**
+ * "about 2 min 10 s left" for a note being transcribed, from how fast its progress has moved
+ * since this page first saw it; '' until a twentieth of the work or five seconds have passed.
+ */
+export function timeLeft(summary, now = Date.now()) {
+  const fraction = summary.progress;
+  if (summary.state !== 'transcribing' || typeof fraction !== 'number' || !Number.isFinite(fraction)) {
+    transcriptionStarts.delete(summary.id);
+    return '';
+  }
+  let start = transcriptionStarts.get(summary.id);
+  if (!start || fraction < start.fraction) {
+    start = { time: now, fraction };
+    transcriptionStarts.set(summary.id, start);
+  }
+  const done = fraction - start.fraction;
+  const elapsed = (now - start.time) / 1000;
+  if (done < 0.05 || elapsed < 5 || fraction >= 1) return '';
+  const left = Math.round((elapsed * (1 - fraction)) / done);
+  return left >= 60 ? `about ${Math.floor(left / 60)} min ${left % 60} s left` : `about ${Math.max(left, 1)} s left`;
+}
+
+/** What a person sees for a note's `state` (and its progress, with the time left while it is
+ * transcribed). */
 export function describeState(summary) {
   const percent = summary.progress === null || summary.progress === undefined ? '' : ` ${formatPercent(summary.progress)}`;
   switch (summary.state) {
     case 'recording': return 'Recording';
     case 'saved': return 'Saved';
-    case 'transcribing': return `Transcribing${percent || '…'}`;
+    case 'transcribing': {
+      const left = timeLeft(summary);
+      return `Transcribing${percent || '…'}${left ? `, ${left}` : ''}`;
+    }
     case 'speakers': return `Finding speakers${percent || '…'}`;
     case 'analysing': return 'Analysing…';
     case 'indexing': return 'Indexing…';
