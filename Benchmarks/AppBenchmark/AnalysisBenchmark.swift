@@ -4,14 +4,16 @@ import Synchronization
 import VoiceNotes
 
 /// Seconds per note of `NoteAnalyzer` on real transcripts, before and after the shared prefix
-/// (instructions and schema first, its KV state saved in a state file), in fresh processes.
+/// (instructions and schema first, its KV state saved in a state file) and the skipping of the
+/// text the grammar forces, in fresh processes.
 ///
 /// Transcripts: the dev set's notes joined, in file order, into notes of about one minute (150
 /// words) and five minutes (750 words) of speech. Each run is a child process that analyses two
 /// notes of one length: the first is a cold note (a fresh process; for "after", with no state
 /// file), the second a warm note (same process); an "after" child with the state file the
 /// previous child wrote analyses the first note alone (warm-file). "Before" runs the earlier
-/// layout (the schema after the transcript) with no state files. Children alternate before/after; the table gives medians and
+/// layout (the schema after the transcript) with no state files, every token sampled. Children
+/// alternate before/after; the table gives medians and
 /// ratios. It also gives where the time of an "after" note goes and the grammar's cost per token
 /// (grammar seconds over the forward pass plus sampler seconds of the same tokens: what an
 /// unconstrained token costs).
@@ -36,6 +38,9 @@ struct AnalysisBenchmark {
     var samplingSeconds: Double
     var grammarSeconds: Double
     var grammarRejections: Int
+    var forcedTokens: Int
+    var draftedTokens: Int
+    var acceptedDraftTokens: Int
     var prefixState: String
     var requests: Int
   }
@@ -104,7 +109,9 @@ struct AnalysisBenchmark {
             warmAfter, warmAfter / warmBefore))
     }
     print("where the time goes (medians per note; prompt tokens evaluated of all, prompt s, generated tokens,")
-    print("forward pass / sampler / grammar ms per generated token, tokens the grammar rejected):")
+    print(
+      "forward pass / sampler / grammar ms per generated token, tokens the grammar rejected, tokens it forced, drafted tokens taken of those tried):"
+    )
     for mode in ["before", "after-cold", "after-file"] {
       for length in lengths {
         for position in [0, 1] {
@@ -117,11 +124,12 @@ struct AnalysisBenchmark {
           print(
             String(
               format:
-                "  %-10@ %@ note %d: %4.0f of %4.0f tokens, %5.1f s; %4.0f tokens; %5.1f / %4.2f / %4.2f ms; %3.0f",
+                "  %-10@ %@ note %d: %4.0f of %4.0f tokens, %5.1f s; %4.0f tokens; %5.1f / %4.2f / %4.2f ms; %3.0f; %3.0f; %3.0f of %3.0f",
               mode as NSString, length as NSString, position + 1, med { Double($0.promptTokensEvaluated) },
               med { Double($0.promptTokens) }, med(\.promptSeconds), med { Double($0.generatedTokens) },
               perToken(\.decodeSeconds), perToken(\.samplingSeconds), perToken(\.grammarSeconds),
-              med { Double($0.grammarRejections) }))
+              med { Double($0.grammarRejections) }, med { Double($0.forcedTokens) },
+              med { Double($0.acceptedDraftTokens) }, med { Double($0.draftedTokens) }))
         }
       }
     }
@@ -186,7 +194,7 @@ struct AnalysisBenchmark {
     let notes = try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: notesPath)))
     let weights = try LanguageModelWeights.named(name)
     let before = mode == "before"
-    let backend = RecordingBackend(LlamaBackend(weights: weights, savesPromptStates: !before))
+    let backend = RecordingBackend(LlamaBackend(weights: weights, savesPromptStates: !before, decodesAhead: !before))
     let analyzer = NoteAnalyzer(
       model: SystemLanguageModel(backend: backend), layout: before ? .schemaAfterTranscript : .schemaInInstructions)
     for (position, note) in notes.enumerated() {
@@ -207,6 +215,9 @@ struct AnalysisBenchmark {
         samplingSeconds: timings.map(\.samplingSeconds).reduce(0, +),
         grammarSeconds: timings.map(\.grammarSeconds).reduce(0, +),
         grammarRejections: timings.map(\.grammarRejections).reduce(0, +),
+        forcedTokens: timings.map(\.forcedTokens).reduce(0, +),
+        draftedTokens: timings.map(\.draftedTokens).reduce(0, +),
+        acceptedDraftTokens: timings.map(\.acceptedDraftTokens).reduce(0, +),
         prefixState: timings.map { "\($0.prefixState)" }.joined(separator: "+"), requests: replies.count)
       FileHandle.standardOutput.write(try JSONEncoder().encode(sample) + Data("\n".utf8))
     }

@@ -10,6 +10,9 @@ public struct TerminalPane: Sendable {
     public var status: Int32
     /// Everything the pane held when the command ended, scrollback first, wrapped rows joined.
     public var scrollback: String
+    /// The same rows with the terminal's styles kept as escape sequences (bold, dim), for telling
+    /// apart lines that read alike but look different.
+    public var styledScrollback: String
     /// What the command wrote to standard error.
     public var standardError: String
   }
@@ -80,8 +83,11 @@ public struct TerminalPane: Sendable {
     }
     let capture = folder.appendingPathComponent("pane.txt")
     try tmux("capture-pane -p -J -S - -E - -t test > '\(capture.path)'")
+    let styled = folder.appendingPathComponent("styled-pane.txt")
+    try tmux("capture-pane -p -e -J -S - -E - -t test > '\(styled.path)'")
     return Run(
       status: code ?? -1, scrollback: Self.withoutTmuxNotice((try? String(contentsOf: capture, encoding: .utf8)) ?? ""),
+      styledScrollback: Self.withoutTmuxNotice((try? String(contentsOf: styled, encoding: .utf8)) ?? ""),
       standardError: (try? String(contentsOf: errorsFile, encoding: .utf8)) ?? "")
   }
 

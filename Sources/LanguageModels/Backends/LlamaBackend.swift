@@ -29,6 +29,11 @@ public struct LlamaBackend: LanguageModelBackend {
   public let promptStateFolder: URL?
   /// The seed of random sampling when a request names none (``EngineConfiguration/samplingSeed``).
   public let samplingSeed: UInt64?
+  /// Whether generation evaluates several tokens in one forward pass where it can: the text the
+  /// grammar allows no alternative to (property names, punctuation), and, with greedy decoding,
+  /// drafts taken from the context (a name, a phrase of the transcript) kept as far as greedy
+  /// decoding would have chosen them. The output is the same either way.
+  public let decodesAhead: Bool
   /// Why the configuration's model name cannot be used, when it names no model: then no local
   /// model runs, rather than one the person did not ask for.
   let misnamedModel: String?
@@ -36,11 +41,14 @@ public struct LlamaBackend: LanguageModelBackend {
   /// A backend that runs `weights` from `modelDirectory` (by default the current models folder)
   /// with a context of `contextSize` tokens (by default the configured size, else 4096), saving
   /// the KV states of system messages in the configuration's
-  /// ``EngineConfiguration/promptStateFolder`` unless `savesPromptStates` is false.
+  /// ``EngineConfiguration/promptStateFolder`` unless `savesPromptStates` is false. Generation
+  /// evaluates several tokens per forward pass where it can (``decodesAhead``) unless
+  /// `decodesAhead` is false: the same output, a token at a time, for measuring what it saves.
   public init(
     weights: LanguageModelWeights = .default, contextSize: Int? = nil, modelDirectory: ModelDirectory? = nil,
-    configuration: EngineConfiguration = .current, savesPromptStates: Bool = true
+    configuration: EngineConfiguration = .current, savesPromptStates: Bool = true, decodesAhead: Bool = true
   ) {
+    self.decodesAhead = decodesAhead
     self.weights = weights
     self.modelDirectory = modelDirectory ?? .current
     self.configuredContextSize = max(contextSize ?? configuration.contextSize ?? 4096, 256)
@@ -127,7 +135,8 @@ public struct LlamaBackend: LanguageModelBackend {
       let cumulative = Mutex("")
       generation = try await engine.generate(
         prompt: formatted, grammar: grammar, sampling: request.options.engineSampling(defaultSeed: samplingSeed),
-        maximumTokens: request.options.maximumResponseTokens, prefix: prefix, shouldStop: { Task.isCancelled },
+        maximumTokens: request.options.maximumResponseTokens, prefix: prefix, decodesAhead: decodesAhead,
+        shouldStop: { Task.isCancelled },
         onText: { piece in
           let text = cumulative.withLock { text in
             text += piece

@@ -59,7 +59,17 @@ struct SchemaGrammar {
         .init(debugDescription: "llama.cpp's JSON Schema converter refused the schema: \(message)"))
     }
     defer { vn_grammar_free(result) }
-    return String(cString: result)
+    return compact(String(cString: result))
+  }
+
+  /// The grammar with JSON's optional whitespace taken out (`{"a":1,"b":[2]}`), the way the small
+  /// models here write JSON anyway. With no choice of spacing, everything from the end of one
+  /// value to the start of the next (`","summary":"`) is forced, so the engine evaluates it in one
+  /// forward pass instead of sampling it token by token (see `LlamaEngine`).
+  static func compact(_ grammar: String) -> String {
+    grammar.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { $0.hasPrefix("space ::= ") ? "space ::= \"\"" : String($0) }
+      .joined(separator: "\n")
   }
 
   // MARK: - Number ranges

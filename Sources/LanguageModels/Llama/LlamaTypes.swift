@@ -57,6 +57,12 @@ struct LlamaTiming: Sendable, Equatable {
   var grammarSeconds = 0.0
   /// Tokens for which the grammar rejected the sampler's choice and the vocabulary was masked.
   var grammarRejections = 0
+  /// Generated tokens the grammar forced, evaluated together without sampling.
+  var forcedTokens = 0
+  /// Tokens guessed from the context and checked in the same forward pass as the token before.
+  var draftedTokens = 0
+  /// Guessed tokens that greedy decoding would have chosen: each saved a forward pass.
+  var acceptedDraftTokens = 0
   var prefixState = PrefixState.none
 }
 
