@@ -79,14 +79,15 @@ def librivox_files() -> list[Path]:
     return files
 
 
-def build_passage(cache: Path) -> tuple[Path, float]:
-    """Joins the LibriVox utterances and jfk.wav with PAUSE_SECONDS of silence before, between and
-    after them (as Benchmarks/LiveBenchmark's default passage and the streaming tests do) into
-    a 16 kHz mono 16-bit WAV in the cache. Returns (path, seconds)."""
+def build_passage(cache: Path, pause: float = PAUSE_SECONDS) -> tuple[Path, float]:
+    """Joins the LibriVox utterances and jfk.wav with `pause` seconds of silence before, between
+    and after them (by default as Benchmarks/LiveBenchmark's default passage and the streaming
+    tests do; a short pause makes continuous speech) into a 16 kHz mono 16-bit WAV in the cache.
+    Returns (path, seconds)."""
     if not JFK.is_file():
         die(f"{JFK} is missing: run make deps")
     files = librivox_files() + [JFK]
-    gap = b"\0\0" * int(PAUSE_SECONDS * SAMPLE_RATE)
+    gap = b"\0\0" * int(pause * SAMPLE_RATE)
     frames = [gap]
     for f in files:
         with wave.open(str(f), "rb") as w:
@@ -96,7 +97,7 @@ def build_passage(cache: Path) -> tuple[Path, float]:
     data = b"".join(frames)
     folder = cache / "audio"
     folder.mkdir(parents=True, exist_ok=True)
-    out = folder / "live-passage.wav"
+    out = folder / ("live-passage.wav" if pause == PAUSE_SECONDS else f"live-passage-pause{int(pause * 1000)}ms.wav")
     current = None
     if out.is_file():
         with wave.open(str(out), "rb") as w:
@@ -564,6 +565,9 @@ def main() -> int:
     ap.add_argument("--length", type=int, default=5000, help="whisper-stream --length in ms (default 5000)")
     ap.add_argument("--keep", type=int, default=200, help="whisper-stream --keep in ms (default 200)")
     ap.add_argument("--input", help="a speech file to play instead of the LibriVox + jfk passage")
+    ap.add_argument("--pause", type=float, default=PAUSE_SECONDS,
+                    help=f"silence between the passage's recordings, s (default {PAUSE_SECONDS}; "
+                    "0.1 makes continuous speech)")
     ap.add_argument("--reference-model", default="base", help="model for the reference word times (default base)")
     ap.add_argument("--timeout", type=float, default=600.0, help="per-run limit, s (default 600)")
     ap.add_argument("--binary", default=str(ROOT / ".build" / "release" / "LiveBenchmark"),
@@ -597,7 +601,7 @@ def main() -> int:
     if args.input:
         audio, seconds = Path(args.input).resolve(), None
     else:
-        audio, seconds = build_passage(cache)
+        audio, seconds = build_passage(cache, args.pause)
 
     # The truth: the file transcribed once, with word times.
     reference_file = cache / "audio" / f"{audio.stem}.reference.json"
