@@ -572,14 +572,14 @@ actor LlamaEngine {
     return tokens
   }
 
-  /// The tokens that begin `text` however it goes on: the tokens `text` and `text` followed by a
-  /// letter, a space, a digit or a quote have in common. (The tokenizer can join a last
-  /// punctuation mark to the word after it, so the text's own last token may not be the one the
-  /// model would write.)
+  /// The tokens that begin `text` however it goes on: the tokens `text` and `text` followed by
+  /// any one character have in common. The tokenizer joins a last mark to what follows (`}` and
+  /// `,` into `},`); committing the mark alone would leave the model to continue from a split it
+  /// rarely saw, which changes what it writes next (it closed lists of action items early).
   private func settledTokens(of text: String) -> [Int32] {
     var settled = Self.tokenize(text, vocab: vocab, special: false)[...]
-    for ending in ["a", "A", " a", "1", "\"", "\n"] {
-      let tokens = Self.tokenize(text + ending, vocab: vocab, special: false)
+    for byte in characterTokens.byte.values where !settled.isEmpty {
+      let tokens = Self.tokenize(text + String(UnicodeScalar(byte)), vocab: vocab, special: false)
       settled = settled.prefix(zip(settled, tokens).prefix { $0 == $1 }.count)
     }
     return Array(settled)
