@@ -74,8 +74,9 @@ torture: engines
 	@.build/debug/voicenotes models install tiny.en smollm-135m
 	python3 Tests/torture/torture.py --program .build/debug/voicenotes --kills 100 $(if $(SEED),--seed $(SEED))
 
-## bench: transcription side by side with whisper.cpp's CLI and faster-whisper, the language
-## model side by side with llama.cpp's own tools, live transcription side by side with
+## bench: transcription side by side with whisper.cpp's CLI and faster-whisper, an hour of speech
+## against two minutes (peak memory, real-time factor, the hour's analysis), start-up against
+## whisper-cli (5 s clip) and `voicenotes list` on 10,000 notes, the language model side by side with llama.cpp's own tools, live transcription side by side with
 ## whisper.cpp's whisper-stream, custom language models (commands, vocabulary) with and
 ## without, speaker diarization (DER, seconds per minute, cost over transcription), then the app
 ## (search at 100,000 notes, the pipeline's seconds per minute of audio with each language model,
@@ -85,6 +86,8 @@ torture: engines
 bench: servers deps
 	@scripts/bench-deps.sh
 	python3 Benchmarks/transcription/bench.py
+	python3 Benchmarks/transcription/long.py
+	python3 Benchmarks/startup/bench.py
 	python3 Benchmarks/language/bench.py
 	swift build -c release --product LiveBenchmark
 	python3 Benchmarks/live/bench.py

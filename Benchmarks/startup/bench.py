@@ -3,7 +3,8 @@
 
 - `voicenotes transcribe` on a 5 s clip (the first 5 s of jfk.wav) against `whisper-cli` on the
   same clip, same model, same settings (2 threads, beam 5, language en): time to the first byte
-  on stdout and to exit, as whole processes (binary start, model load, decoding, output).
+  on stdout and to exit, as whole processes (binary start, model load, decoding, output); and
+  ours with the default model (base-q8).
 - `voicenotes list` on a library of 10,000 notes (made once by `AppBenchmark library`): time to
   the first line and to exit.
 
@@ -77,6 +78,8 @@ def main() -> int:
         commands = {
             "voicenotes transcribe (5 s)": [args.voicenotes, "transcribe", str(clip), "--model", "base",
                                             "--language", "en", "--format", "txt", "--quiet"],
+            "voicenotes transcribe (5 s, base-q8)": [args.voicenotes, "transcribe", str(clip), "--model", "base-q8",
+                                                     "--language", "en", "--format", "txt", "--quiet"],
             "whisper-cli (5 s)": [args.whisper_cli, "-m", str(Path(args.models) / "ggml-base.bin"), "-f", str(clip),
                                   "-t", "2", "-bs", "5", "-bo", "5", "-l", "en", "-nt", "-np"],
             f"voicenotes list ({args.notes} notes)": [args.voicenotes, "list", "--library", library],
@@ -92,10 +95,10 @@ def main() -> int:
                     results[name].append((first, total))
                     log(f"[run {round}/{args.runs}] {name}: first output {first:.3f} s, exit {total:.3f} s")
 
-    print(f"{'command':36} {'first output s':>15} {'exit s':>8} {'first range s':>16}")
+    print(f"{'command':40} {'first output s':>15} {'exit s':>8} {'first range s':>16}")
     for name, runs in results.items():
         firsts = [r[0] for r in runs]
-        print(f"{name:36} {statistics.median(firsts):15.3f} {statistics.median(r[1] for r in runs):8.3f} "
+        print(f"{name:40} {statistics.median(firsts):15.3f} {statistics.median(r[1] for r in runs):8.3f} "
               f"{min(firsts):7.3f}-{max(firsts):.3f}")
     ours = statistics.median(r[0] for r in results["voicenotes transcribe (5 s)"])
     theirs = statistics.median(r[0] for r in results["whisper-cli (5 s)"])

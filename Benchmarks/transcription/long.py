@@ -53,7 +53,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description="An hour of speech against two minutes: memory, speed, analysis.")
     ap.add_argument("--minutes", type=float, default=60.0, help="length of the long recording (default 60)")
     ap.add_argument("--short-minutes", type=float, default=2.0, help="length of the short one (default 2)")
-    ap.add_argument("--model", default="base", help="speech model (default base)")
+    ap.add_argument("--model", default="base-q8", help="speech model (default base-q8, the app's default)")
     ap.add_argument("--language-model", default="qwen-1.5b", help="language model for the analysis")
     ap.add_argument("--no-analysis", action="store_true", help="skip analysing the hour's transcript")
     ap.add_argument("--timeout", type=float, default=4 * 3600.0, help="per-process limit, s")
