@@ -178,9 +178,8 @@ actor LlamaEngine {
     var pending: [UInt8] = []
     var generated = 0
     var reason = LlamaGeneration.StopReason.endOfText
-    // Every token in the context so far; drafts are looked up in what follows the shared system
-    // message (the note, the conversation, the answer so far), not in instructions and schemas.
-    var history = tokens
+    // Drafts are looked up in the context after the shared system message (the note, the
+    // conversation, the answer so far), not in instructions and schemas.
     let draftSource = prefix.map { tokenize($0.text).count } ?? 0
     // Whether the text so far may suggest drafts: only greedy decoding gives the same output
     // whether or not its tokens are verified in batches.
@@ -189,7 +188,6 @@ actor LlamaEngine {
     /// each step, batched or not); false when the caller wants no more.
     func accept(_ accepted: [Int32]) -> Bool {
       generated += accepted.count
-      history += accepted
       for token in accepted {
         pending += piece(token)
         let (complete, rest) = Self.splitValidUTF8(pending)
@@ -230,7 +228,8 @@ actor LlamaEngine {
       let token = nextToken(sampler, constrainedBy: constraint, timing: &timing)
       if llama_vocab_is_eog(vocab, token) { break }
       let draft =
-        drafts ? Array(Self.draft(after: history + [token], searchingFrom: draftSource).prefix(max(room - 2, 0))) : []
+        drafts
+        ? Array(Self.draft(after: cachedTokens + [token], searchingFrom: draftSource).prefix(max(room - 2, 0))) : []
       let decodeStart = ContinuousClock.now
       if draft.isEmpty {
         try evaluate(cachedTokens + [token])
