@@ -57,8 +57,7 @@ for name in modelNames {
     let started = Date()
     let promptTokens =
       (try? await model.tokenCount(
-        for: NoteAnalyzer.instructions.text + NoteAnalysis.generationSchema.promptDescription()
-          + example.transcript)) ?? 0
+        for: NoteAnalyzer.instructionsWithSchema.text + example.transcript)) ?? 0
     do {
       let analysis = try await analyzer.analyze(example.transcript)
       let seconds = Date().timeIntervalSince(started)

@@ -4,10 +4,10 @@ import LanguageModels
 ///
 /// Every guide is enforced while decoding, so the result always has one to five tags, a title
 /// and a summary, and action items in the right shape.
-@Generable(description: "An analysis of a voice note")
+@Generable(description: "The title, summary, tags, people and tasks of a voice note")
 public struct NoteAnalysis: Sendable, Equatable {
   /// The note's title.
-  @Guide(description: "A title for the note, three to eight words", .pattern(NoteAnalysis.titlePattern))
+  @Guide(description: "What the note is about, in three to eight words", .pattern(NoteAnalysis.titlePattern))
   public var title: String
 
   /// The note in a sentence or two.
@@ -25,12 +25,14 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// People the note names.
   @Guide(
     description:
-      "Every person the note calls by name, spelled as in the transcript; not the speaker, not roles; empty if none",
+      "Every person the note calls by name, spelled as in the transcript; not the speaker, roles, companies, places or pets; empty if none",
     .maximumCount(12), .element(.pattern(NoteAnalysis.namePattern)))
   public var people: [String]
 
   /// Tasks the note mentions.
-  @Guide(description: "Each task, errand or follow-up the note mentions, once; empty if none", .maximumCount(12))
+  @Guide(
+    description: "Every task the note mentions, once: the speaker's, other people's and done ones; empty if none",
+    .maximumCount(12))
   public var actionItems: [AnalyzedActionItem]
 
   /// Three to eight words of at most 16 characters, separated by single spaces: enforced while
@@ -80,7 +82,7 @@ public struct AnalyzedActionItem: Sendable, Equatable {
 
   /// People the note names.
   @Guide(
-    description: "Names of the people the task involves, as written in the note; not roles like 'the caterer'",
+    description: "The people the task names, as written in the note",
     .maximumCount(6), .element(.pattern(NoteAnalysis.namePattern)))
   public var people: [String]
 

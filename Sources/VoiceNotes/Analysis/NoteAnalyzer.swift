@@ -38,28 +38,56 @@ public struct NoteAnalyzer: Sendable {
     self.layout = layout
   }
 
-  /// The system message of every analysis request: the instructions, then the schema's
-  /// description.
+  /// The system message of every analysis request: the instructions, the answer's shape, then a
+  /// worked example. It is the same for every note, so the engine evaluates it once.
   public static let instructionsWithSchema = Instructions(
-    instructions.text + "\n\nRespond with JSON that follows this schema:\n"
-      + NoteAnalysis.generationSchema.promptDescription())
+    instructions.text + "\n\n" + AnalysisScaffold.shape + "\n\n" + example)
 
   /// The instructions every analysis request starts with.
   public static let instructions = Instructions(
     """
-    You analyse transcripts of personal voice notes. The speaker says "I"; the speaker is never \
-    one of the people. Use only what the transcript says; never invent details, names or tasks.
-    People: every person the transcript calls by a proper name, spelled as in the transcript, \
-    with a title such as Aunt or Dr. when the transcript uses one. Not roles or relations \
-    without a name (the candidate, my boss, Mom), not companies or places.
-    Action items: each separate thing still to be done (a call, email, question to ask, \
-    purchase, booking, appointment, payment or follow-up), once, as a short imperative sentence \
-    that keeps the transcript's words, with the named people it involves. An instruction in the \
-    note ("book...", "ask...", "need to...") is an action item. Mark one completed only when the \
-    transcript says it is already done. A note with nothing to do has no action items.
-    Title: three to six words naming the main subject. Summary: one or two sentences in your \
-    own words, shorter than the transcript.
+    You analyse transcripts of personal voice notes. The speaker says "I" and is never one of the \
+    people. Use only what the transcript says; never invent details, names or tasks.
+    Names: each proper name a sentence holds, spelled as in the transcript, with a title such as \
+    Aunt or Dr. when it has one, and what it names. A person is someone called by name, even in \
+    passing; a shop, business, brand or team is a company, and a street, town or venue a place. \
+    Roles and relations without a name (my boss, Mom) are no names.
+    Tasks: each task a sentence states: what the speaker has to do, what someone else will do, \
+    and what is already done (state "done"). Not a task the speaker cancels or decides against, \
+    and not an event, a feeling or an opinion. A list of things to buy is one task ("Buy eggs, \
+    rice and soap"). Write each task as a short imperative sentence in the transcript's words that \
+    names the people it is about; its people are those named in it. A task already listed for an \
+    earlier sentence is not listed again.
+    Title: three to six words saying what the note is about, not its opening words. Summary: one \
+    or two sentences of your own. Tags: one to five lowercase topics.
     """)
+
+  /// A worked example: a small model follows a shown answer far more closely than a described
+  /// one (others' tasks, done tasks, a shopping list, companies, a sentence with nothing to do).
+  static let example = """
+    Example transcript: "Back home. The kids loved the science fair. Mr. Brennan \
+    says the trip forms are due Monday, so sign Theo's form tonight. Grace offered to drive on \
+    Friday, I need to confirm the time with her. Pick up milk, bread and bananas at Safeway. I \
+    already paid the water bill this morning. Forget the pottery class, it's full. Marco from \
+    Brightline will send the new quote by Thursday."
+    Example answer: {"title":"School trip forms and weekly errands","summary":"Theo's school \
+    trip form is due Monday and Grace offered a ride on Friday. Errands and a quote from Marco \
+    are pending.","tags":["school","errands"],"sentences":{"1":{"text":"Back home. \
+    The kids loved the science fair.","names":[],"tasks":[]},"2":{"text":"Mr. Brennan \
+    says the trip forms are due Monday, so sign Theo's form tonight.","names":[{"name":"Mr. \
+    Brennan","kind":"person"},{"name":"Theo","kind":"person"}],"tasks":[{"state":"to do",\
+    "task":"Sign Theo's trip form tonight","people":["Theo"]}]},"3":{"text":"Grace offered to \
+    drive on Friday, I need to confirm the time with her.","names":[{"name":"Grace","kind":\
+    "person"}],"tasks":[{"state":"to do","task":"Confirm the Friday drive time with Grace",\
+    "people":["Grace"]}]},"4":{"text":"Pick up milk, bread and bananas at Safeway.","names":\
+    [{"name":"Safeway","kind":"company"}],"tasks":[{"state":"to do","task":"Buy milk, bread and \
+    bananas at Safeway","people":[]}]},"5":{"text":"I already paid the water bill this \
+    morning.","names":[],"tasks":[{"state":"done","task":"Pay the water bill","people":[]}]},\
+    "6":{"text":"Forget the pottery class, it's full.","names":[],"tasks":[]},"7":{"text":"Marco \
+    from Brightline will send the new quote by Thursday.","names":[{"name":"Marco","kind":\
+    "person"},{"name":"Brightline","kind":"company"}],"tasks":[{"state":"to do","task":"Marco to \
+    send the new quote by Thursday","people":["Marco"]}]}}}
+    """
 
   /// What a transcript of several speakers is introduced with: who "I" is on each line, and that
   /// unnamed speakers ("Speaker 2") are nobody's name.
@@ -137,16 +165,18 @@ public struct NoteAnalyzer: Sendable {
     let inInstructions = layout == .schemaInInstructions
     let session = LanguageModelSession(
       model: model, instructions: inInstructions ? Self.instructionsWithSchema : Self.instructions)
+    let scaffold = AnalysisScaffold(transcript)
+    let copied = scaffold.copiedTokens(transcriptTokens: try await model.tokenCount(for: transcript))
     let stream = session.streamResponse(
-      to: prompt, generating: NoteAnalysis.self, includeSchemaInPrompt: !inInstructions,
-      options: GenerationOptions(sampling: sampling, maximumResponseTokens: responseBudget))
+      to: prompt, schema: try scaffold.schema(), includeSchemaInPrompt: !inInstructions,
+      options: GenerationOptions(sampling: sampling, maximumResponseTokens: responseBudget + copied))
     var generated = 0
     for try await snapshot in stream {
       generated = snapshot.tokenCount
       tokens(generated)
     }
     let response = try await stream.collect()
-    return (Self.cleaned(response.content, transcript: transcript), generated)
+    return (Self.cleaned(try scaffold.analysis(from: response.content), transcript: transcript), generated)
   }
 
   /// Drops what the transcript does not support: people whose names it never mentions, empty
@@ -165,6 +195,12 @@ public struct NoteAnalyzer: Sendable {
     // Someone a task involves is someone the note names, even when the model left them out of
     // the note's people.
     result.people = people(analysis.people + result.actionItems.flatMap(\.people), names: names)
+    // A task's own words name its people too ("Email Dale the measurements").
+    for index in result.actionItems.indices {
+      let task = TranscriptNames(result.actionItems[index].task)
+      let named = result.people.filter { task.mentions($0) }
+      result.actionItems[index].people = unique(named + result.actionItems[index].people)
+    }
     result.tags = unique(
       analysis.tags.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
     if result.tags.isEmpty { result.tags = ["note"] }
@@ -223,29 +259,31 @@ public struct NoteAnalyzer: Sendable {
 
   // MARK: - Long transcripts
 
-  /// The transcript in pieces that each fit the context window with the instructions, schema and
-  /// response.
+  /// The transcript in pieces that each fit the context window with the instructions, the
+  /// response, and the answer's copy of the piece's sentences.
   func split(_ text: String) async throws -> [String] {
-    let overhead =
-      try await model.tokenCount(for: Self.instructions)
-      + model.tokenCount(for: NoteAnalysis.generationSchema.promptDescription()) + 120
-    let budget = model.contextSize - overhead - responseBudget
-    guard budget > 64 else {
+    let room = try await model.contextSize - model.tokenCount(for: Self.instructionsWithSchema) - 120 - responseBudget
+    // A piece is in the prompt once and copied into the answer, with JSON around each sentence.
+    let fits = { (piece: String) async throws -> Bool in
+      let tokens = try await self.model.tokenCount(for: piece)
+      return tokens + AnalysisScaffold(piece).copiedTokens(transcriptTokens: tokens) <= room
+    }
+    guard room / 3 > 64 else {
       throw LanguageModelSession.GenerationError.exceededContextWindowSize(
         .init(debugDescription: "the context of \(model.contextSize) tokens leaves no room for a transcript"))
     }
-    if try await model.tokenCount(for: text) <= budget { return [text] }
+    if try await fits(text) { return [text] }
     var pieces: [String] = []
     var current = ""
-    for sentence in Self.sentences(of: text) {
+    for sentence in AnalysisScaffold.sentences(of: text) {
       let candidate = current.isEmpty ? sentence : current + " " + sentence
-      if try await model.tokenCount(for: candidate) <= budget {
+      if try await fits(candidate) {
         current = candidate
         continue
       }
       if !current.isEmpty { pieces.append(current) }
-      // A single sentence longer than the budget is cut by words.
-      current = try await fitting(sentence, budget: budget, into: &pieces)
+      // A single sentence longer than the room is cut by words.
+      current = try await fitting(sentence, budget: room / 3, into: &pieces)
     }
     if !current.isEmpty { pieces.append(current) }
     return pieces
@@ -290,26 +328,6 @@ public struct NoteAnalyzer: Sendable {
     return NoteAnalysis(
       title: combined.title, summary: combined.summary, tags: Array(tags), people: Self.unique(people),
       actionItems: uniqueItems)
-  }
-
-  /// Splits after sentence-ending punctuation followed by a space.
-  static func sentences(of text: String) -> [String] {
-    var sentences: [String] = []
-    var current = ""
-    var previous: Character = " "
-    for character in text {
-      if character.isWhitespace, ".!?".contains(previous) {
-        let sentence = current.trimmingCharacters(in: .whitespacesAndNewlines)
-        if !sentence.isEmpty { sentences.append(sentence) }
-        current = ""
-      } else {
-        current.append(character)
-      }
-      previous = character
-    }
-    let last = current.trimmingCharacters(in: .whitespacesAndNewlines)
-    if !last.isEmpty { sentences.append(last) }
-    return sentences.isEmpty ? [text] : sentences
   }
 
   static func fold(_ text: String) -> String {

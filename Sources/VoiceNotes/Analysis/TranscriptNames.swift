@@ -63,6 +63,22 @@ struct TranscriptNames {
     return nil
   }
 
+  /// Whether the text names `name`, in full, by its last words ("Halvorsen" for "Mr.
+  /// Halvorsen") or by its first word when that is not a title ("Ursula" for "Ursula Whitcombe").
+  func mentions(_ name: String) -> Bool {
+    if spelling(of: name) != nil { return true }
+    let parts = name.split(whereSeparator: \.isWhitespace)
+    guard parts.count > 1, let first = parts.first else { return false }
+    let (text, isAbbreviation) = Self.clean(first)
+    return !isAbbreviation && !Self.titles.contains(Self.fold(text)) && spelling(of: text) != nil
+  }
+
+  /// Titles written out in full before a name ("Aunt Rosa", "Professor Adeyemi").
+  private static let titles: Set<String> = [
+    "aunt", "auntie", "uncle", "grandma", "grandpa", "professor", "doctor", "mister", "miss", "madam", "sister",
+    "brother", "father", "mother", "coach", "judge", "officer", "captain", "pastor", "rabbi", "imam",
+  ]
+
   private static func isPossessive(_ word: Substring) -> Bool {
     let trimmed = word.trimmingCharacters(in: .punctuationCharacters.subtracting(CharacterSet(charactersIn: "'’")))
     return trimmed.hasSuffix("'s") || trimmed.hasSuffix("’s")

@@ -1,0 +1,186 @@
+import Foundation
+import LanguageModels
+
+/// The shape of one analysis answer, built for one transcript: the note's title, summary, tags
+/// and people, then every sentence of the transcript in order, each copied by the grammar and
+/// followed by the tasks it states.
+///
+/// A small model asked for "every task" in one list stops after the speaker's own two or three.
+/// Walking it through the sentences, with each one's text forced (and so evaluated in one batch,
+/// not generated) right before its tasks, has it look at every sentence, which is where the tasks
+/// of other people and the ones already done were being lost.
+struct AnalysisScaffold: Sendable {
+  /// The transcript's sentences, in order, as the answer copies them.
+  let sentences: [String]
+
+  /// The scaffold for `transcript`.
+  init(_ transcript: String) {
+    sentences = Self.sentences(of: transcript)
+  }
+
+  /// Tasks one sentence may state.
+  static let tasksPerSentence = 3
+  /// Names one sentence may hold.
+  static let namesPerSentence = 8
+  /// What a name may stand for; only persons become the note's people.
+  static let kinds = ["person", "company", "place", "product", "pet", "other"]
+
+  /// The schema the answer follows: the title, summary and tags with `NoteAnalysis`'s guides,
+  /// then `sentences`, an object whose properties "1", "2", … each hold one sentence's text (a
+  /// constant), the names in it with what each names, and the tasks it states, each with its
+  /// state before its text.
+  func schema() throws -> GenerationSchema {
+    let line = { (pattern: String) in DynamicGenerationSchema(type: String.self, guides: [.pattern(pattern)]) }
+    let name = DynamicGenerationSchema(
+      name: "Name",
+      properties: [
+        .init(name: "name", schema: line(NoteAnalysis.namePattern)),
+        .init(name: "kind", schema: DynamicGenerationSchema(type: String.self, guides: [.anyOf(Self.kinds)])),
+      ])
+    let task = DynamicGenerationSchema(
+      name: "Task",
+      properties: [
+        .init(name: "state", schema: DynamicGenerationSchema(type: String.self, guides: [.anyOf(["to do", "done"])])),
+        .init(name: "task", schema: line(NoteAnalysis.taskPattern)),
+        .init(
+          name: "people", schema: DynamicGenerationSchema(arrayOf: line(NoteAnalysis.namePattern), maximumElements: 6)),
+      ])
+    let entries = sentences.enumerated().map { index, sentence in
+      DynamicGenerationSchema.Property(
+        name: String(index + 1),
+        schema: DynamicGenerationSchema(
+          name: "Sentence\(index + 1)",
+          properties: [
+            .init(name: "text", schema: DynamicGenerationSchema(type: String.self, guides: [.constant(sentence)])),
+            .init(
+              name: "names",
+              schema: DynamicGenerationSchema(
+                arrayOf: DynamicGenerationSchema(referenceTo: "Name"), maximumElements: Self.namesPerSentence)),
+            .init(
+              name: "tasks",
+              schema: DynamicGenerationSchema(
+                arrayOf: DynamicGenerationSchema(referenceTo: "Task"), maximumElements: Self.tasksPerSentence)),
+          ]))
+    }
+    let root = DynamicGenerationSchema(
+      name: "NoteAnalysis",
+      properties: [
+        .init(name: "title", schema: line(NoteAnalysis.titlePattern)),
+        .init(name: "summary", schema: line(NoteAnalysis.summaryPattern)),
+        .init(
+          name: "tags",
+          schema: DynamicGenerationSchema(
+            arrayOf: line(NoteAnalysis.tagPattern), minimumElements: 1, maximumElements: 5)),
+        .init(name: "sentences", schema: DynamicGenerationSchema(name: "Sentences", properties: entries)),
+      ])
+    return try GenerationSchema(root: root, dependencies: [name, task])
+  }
+
+  /// The analysis an answer holds. The people are the names called persons, in order; the tasks
+  /// are every sentence's, each keeping only the people that its own sentence names (a small
+  /// model tends to attach everyone in the note to every task).
+  func analysis(from content: GeneratedContent) throws -> NoteAnalysis {
+    let bySentence = try content.value(GeneratedContent.self, forProperty: "sentences")
+    var people: [String] = []
+    var tasks: [AnalyzedActionItem] = []
+    for (index, text) in sentences.enumerated() {
+      let sentence = try bySentence.value(GeneratedContent.self, forProperty: String(index + 1))
+      for name in try sentence.value([GeneratedContent].self, forProperty: "names") {
+        if try name.value(String.self, forProperty: "kind") == "person" {
+          people.append(try name.value(String.self, forProperty: "name"))
+        }
+      }
+      let names = TranscriptNames(text)
+      for task in try sentence.value([GeneratedContent].self, forProperty: "tasks") {
+        tasks.append(
+          AnalyzedActionItem(
+            isCompleted: try task.value(String.self, forProperty: "state") == "done",
+            task: try task.value(String.self, forProperty: "task"),
+            people: try task.value([String].self, forProperty: "people").filter { names.mentions($0) }))
+      }
+    }
+    // A task's people are persons: a company the model attached to a task is not one of them.
+    let persons = TranscriptNames(people.joined(separator: ", "))
+    for index in tasks.indices { tasks[index].people = tasks[index].people.filter { persons.mentions($0) } }
+    return NoteAnalysis(
+      title: try content.value(forProperty: "title"), summary: try content.value(forProperty: "summary"),
+      tags: try content.value(forProperty: "tags"), people: people, actionItems: tasks)
+  }
+
+  /// What the answer looks like, for the instructions (the grammar holds the details).
+  static let shape = """
+    Answer with JSON: {"title": …, "summary": …, "tags": […], "sentences": {"1": {"text": the \
+    transcript's first sentence, "names": [each proper name in it: {"name": …, "kind": \
+    "\(kinds.joined(separator: "\", \""))"}], "tasks": [each task it states: {"state": "to do" or \
+    "done", "task": …, "people": […]}]}, "2": {…}, …}}, one entry for each sentence of the \
+    transcript, in order. A sentence without names or tasks has "names":[] or "tasks":[].
+    """
+
+  /// Tokens the answer spends on copying the sentences and on the JSON around them, beyond the
+  /// fields a model writes: the transcript's own tokens and about sixteen per sentence, with
+  /// thirty more per sentence for what a sentence's names and tasks may take beyond the budget.
+  func copiedTokens(transcriptTokens: Int) -> Int { transcriptTokens + 46 * sentences.count }
+
+  /// The transcript's sentences: split after ".", "!" or "?" followed by a space, and at line
+  /// breaks, but not after an abbreviated title ("Dr.") or an initial ("J.", "a.m."). A
+  /// fragment of fewer than four words ("Okay.") joins the sentence after it. Quotes and
+  /// backslashes become apostrophes and spaces, which keeps the copied text plain.
+  static func sentences(of text: String) -> [String] {
+    let plain = text.map { character -> Character in
+      switch character {
+      case "\"", "“", "”": "'"
+      case "\\", "\t", "\r": " "
+      default: character
+      }
+    }
+    var pieces: [String] = []
+    var current = ""
+    var previous: Character = " "
+    for character in plain {
+      if character == "\n" || (character.isWhitespace && ".!?".contains(previous) && !endsWithAbbreviation(current)) {
+        let piece = current.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        if !piece.isEmpty { pieces.append(piece) }
+        current = ""
+      } else {
+        current.append(character)
+      }
+      previous = character
+    }
+    let last = current.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    if !last.isEmpty { pieces.append(last) }
+    var sentences: [String] = []
+    var pending = ""
+    for piece in pieces {
+      let joined = pending.isEmpty ? piece : pending + " " + piece
+      if joined.split(separator: " ").count < 4 {
+        pending = joined
+      } else {
+        sentences.append(joined)
+        pending = ""
+      }
+    }
+    if !pending.isEmpty {
+      if let lastSentence = sentences.popLast() {
+        sentences.append(lastSentence + " " + pending)
+      } else {
+        sentences.append(pending)
+      }
+    }
+    return sentences
+  }
+
+  /// Whether `text` ends with a word whose full stop is not a sentence's end: an abbreviated
+  /// title, a single letter, or a dotted abbreviation such as "a.m.".
+  private static func endsWithAbbreviation(_ text: String) -> Bool {
+    guard let word = text.split(whereSeparator: \.isWhitespace).last, word.hasSuffix(".") else { return false }
+    let bare = word.dropLast().trimmingCharacters(
+      in: .punctuationCharacters.subtracting(CharacterSet(charactersIn: ".")))
+    return bare.count == 1 || bare.contains(".") || titles.contains(bare.lowercased())
+  }
+
+  /// Titles written abbreviated before a name.
+  private static let titles: Set<String> = [
+    "dr", "mr", "mrs", "ms", "mx", "prof", "rev", "fr", "sr", "jr", "st", "capt", "sgt", "lt", "col", "gen", "hon",
+    "vs",
+  ]
+}

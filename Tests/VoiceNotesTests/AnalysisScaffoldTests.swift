@@ -1,0 +1,47 @@
+import Foundation
+import LanguageModels
+import Testing
+
+@testable import VoiceNotes
+
+/// The per-sentence answer shape: how a transcript is cut into sentences, and how an answer
+/// becomes a `NoteAnalysis`.
+@Suite("Analysis scaffold")
+struct AnalysisScaffoldTests {
+  @Test("sentences end at . ! ? and line breaks, not after a title or an initial; short fragments join the next")
+  func sentences() {
+    let text =
+      "Okay. So Dr. Haddad moved it to 7 a.m. on Friday, tell J. Smith! Is that fine?\nNew line here without a stop"
+    #expect(
+      AnalysisScaffold.sentences(of: text) == [
+        "Okay. So Dr. Haddad moved it to 7 a.m. on Friday, tell J. Smith!",
+        "Is that fine? New line here without a stop",
+      ])
+    #expect(AnalysisScaffold.sentences(of: "Say \"hi\" to\\ Mo today please.") == ["Say 'hi' to Mo today please."])
+  }
+
+  @Test("people are the names called persons; a task keeps its state and only the people its sentence names")
+  func analysisFromAnswer() throws {
+    let scaffold = AnalysisScaffold("Pick up the prescription from Walgreens for Ana. Ben will book the van tomorrow.")
+    let json = """
+      {"title":"Errands for the week ahead","summary":"Two errands.","tags":["errands"],"sentences":{\
+      "1":{"text":"Pick up the prescription from Walgreens for Ana.","names":[{"name":"Walgreens","kind":"company"},\
+      {"name":"Ana","kind":"person"}],"tasks":[{"state":"to do","task":"Pick up the prescription","people":\
+      ["Ana","Ben","Walgreens"]}]},"2":{"text":"Ben will book the van tomorrow.","names":[{"name":"Ben",\
+      "kind":"person"}],"tasks":[{"state":"done","task":"Book the van","people":["Ben"]}]}}}
+      """
+    let analysis = try scaffold.analysis(from: GeneratedContent(json: json))
+    #expect(analysis.people == ["Ana", "Ben"])
+    #expect(analysis.actionItems.map(\.task) == ["Pick up the prescription", "Book the van"])
+    #expect(analysis.actionItems.map(\.people) == [["Ana"], ["Ben"]])
+    #expect(analysis.actionItems.map(\.isCompleted) == [false, true])
+  }
+
+  @Test("the schema copies every sentence as a constant, in order")
+  func schemaCopiesSentences() throws {
+    let scaffold = AnalysisScaffold("First we buy the paint today. Then Mia calls the landlord.")
+    let schema = try scaffold.schema().jsonSchema()
+    #expect(schema.contains("First we buy the paint today."))
+    #expect(schema.contains("Then Mia calls the landlord."))
+  }
+}
