@@ -175,12 +175,11 @@ struct AnalysisScaffold: Sendable {
     guard let word = text.split(whereSeparator: \.isWhitespace).last, word.hasSuffix(".") else { return false }
     let bare = word.dropLast().trimmingCharacters(
       in: .punctuationCharacters.subtracting(CharacterSet(charactersIn: ".")))
-    return bare.count == 1 || bare.contains(".") || titles.contains(bare.lowercased())
+    let lowered = bare.lowercased()
+    return bare.count == 1 || bare.contains(".") || TranscriptNames.abbreviatedTitles.contains(lowered)
+      || otherAbbreviations.contains(lowered)
   }
 
-  /// Titles written abbreviated before a name.
-  private static let titles: Set<String> = [
-    "dr", "mr", "mrs", "ms", "mx", "prof", "rev", "fr", "sr", "jr", "st", "capt", "sgt", "lt", "col", "gen", "hon",
-    "vs",
-  ]
+  /// Abbreviations with a full stop that are not titles before a name.
+  private static let otherAbbreviations: Set<String> = ["jr", "vs"]
 }

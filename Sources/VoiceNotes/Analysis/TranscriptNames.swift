@@ -35,7 +35,7 @@ struct TranscriptNames {
 
   /// Titles written abbreviated with a full stop before a name: a small closed class, unlike
   /// the words a full stop can follow at the end of a sentence.
-  private static let abbreviatedTitles: Set<String> = [
+  static let abbreviatedTitles: Set<String> = [
     "dr", "mr", "mrs", "ms", "mx", "prof", "rev", "fr", "sr", "st", "capt", "sgt", "lt", "col", "gen", "hon",
   ]
 
