@@ -1357,7 +1357,8 @@ def ask(r: "Run") -> None:
     m = re.search(r"[?&]t=([\d.]+)", href)
     if m:
         audio = r.b.find(tid("note-audio"))
-        t = r.b.wait_until(lambda: (lambda v: v if v is not None and abs(v - float(m.group(1))) < 1.0 else None)(
+        # The time is wrapped in a list: a citation at 0:00 would be falsy and never end the wait.
+        [t] = r.b.wait_until(lambda: (lambda v: [v] if v is not None and abs(v - float(m.group(1))) < 1.0 else None)(
             r.b.execute("return arguments[0].readyState > 0 ? arguments[0].currentTime : null;", audio)),
             timeout=UI_S, what=f"the cited note's audio at {m.group(1)} s")
         info(f"citation {href}: opened at {t:.2f} s")

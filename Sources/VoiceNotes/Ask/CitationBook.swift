@@ -32,9 +32,15 @@ public final class CitationBook: Sendable {
   /// The excerpt as the model reads it:
   /// `[3] from the note "Dentist and car", recorded 1 Dec 2026 at 09:30, at 0:42: …`.
   public static func line(_ citation: NoteCitation) -> String {
+    heading(citation) + ": " + citation.text
+  }
+
+  /// Where the excerpt is from, as the model reads it: `[3] from the note "Dentist and car",
+  /// recorded 1 Dec 2026 at 09:30, at 0:42`.
+  static func heading(_ citation: NoteCitation) -> String {
     let place = citation.time.map { ", at " + NoteMarkdown.duration($0).trimmingCharacters(in: .whitespaces) } ?? ""
     return
       "[\(citation.number)] from the note \"\(citation.title)\", recorded \(CalendarText.spoken(citation.recordedAt))"
-      + "\(place): \(citation.text)"
+      + place
   }
 }

@@ -4,9 +4,11 @@ import LanguageModels
 /// Answers questions about the library's notes with the language model, citing the note and the
 /// moment each statement comes from, or saying that the notes do not say.
 ///
-/// Each question is first searched for (words and meaning); the excerpts found go into the prompt
-/// numbered, and the model may call tools to search again, read more of a note, list action items
-/// or list the notes of some days. Follow-up questions continue the same conversation; when it
+/// Each question is first searched for (words and meaning), and the model judges each excerpt
+/// found on its own: does it give the answer? With none that does, the answer is the abstention.
+/// Those that do go into the prompt numbered, sentence by sentence; the answer first points at
+/// the sentences it draws on, then says it, citing. The model may call tools to search again,
+/// read more of a note, list action items or list the notes of some days. Follow-up questions continue the same conversation; when it
 /// nears the model's context size, the conversation so far is summarised into a new session.
 ///
 /// ```swift
@@ -56,40 +58,50 @@ public actor NoteAssistant {
     }
     let excerpts = try await SearchNotesTool.excerpts(
       for: question, scope: .all, in: library, book: book, limit: Self.excerptCount)
-    // A first question that no note is about is not the model's to answer: shown nothing, a small
-    // model may still make an answer up.
-    if excerpts.isEmpty, summaries == 0,
-      session.transcript.allSatisfy({ if case .instructions = $0 { true } else { false } })
-    {
+    // A follow-up that found nothing new may be about what was shown before.
+    let candidates = excerpts.isEmpty ? book.all : excerpts
+    var relevant: [NoteCitation] = []
+    for excerpt in candidates where try await ExcerptCheck.answers(question, excerpt: excerpt, model: model) {
+      relevant.append(excerpt)
+    }
+    // With no excerpt that gives the answer, the model is not asked: shown only what is near the
+    // question, a small model makes an answer up from it.
+    guard !relevant.isEmpty else {
       onText(Self.abstention)
       return NoteAnswer(text: Self.abstention, citations: [], isAbstention: true)
     }
-    let prompt = Self.prompt(question: question, excerpts: excerpts)
+    let scaffold = AnswerScaffold(excerpts: relevant)
+    let prompt = Self.prompt(question: question, excerpts: scaffold.listing)
     try await summariseIfNeeded(adding: prompt)
     var text = ""
     do {
-      text = try await respond(to: prompt, onText: onText)
+      text = try await respond(to: prompt, scaffold: scaffold, onText: onText)
     } catch LanguageModelSession.GenerationError.exceededContextWindowSize where !session.transcript.isEmpty {
       // The estimate left too little room (long tool outputs): summarise now and ask again once.
       try await summarise()
-      text = try await respond(to: prompt, onText: onText)
+      text = try await respond(to: prompt, scaffold: scaffold, onText: onText)
     }
     return Self.answer(from: text, book: book)
   }
 
   /// The model's answer to `prompt` in this session, each new piece passed to `onText`.
-  private func respond(to prompt: String, onText: @Sendable (String) -> Void) async throws -> String {
+  private func respond(to prompt: String, scaffold: AnswerScaffold, onText: @Sendable (String) -> Void) async throws
+    -> String
+  {
     var text = ""
     let stream = session.streamResponse(
-      to: prompt, generating: NoteReply.self,
-      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 400))
+      to: Prompt(prompt), schema: try scaffold.schema(), includeSchemaInPrompt: false,
+      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: Self.responseTokens))
     for try await snapshot in stream {
-      let current = snapshot.content.answer ?? ""
+      let current = (try? snapshot.content.value(String.self, forProperty: "answer")) ?? ""
       if current.count > text.count, current.hasPrefix(text) { onText(String(current.dropFirst(text.count))) }
       text = current
     }
     return text
   }
+
+  /// Tokens an answer may take, with the labels of its evidence.
+  static let responseTokens = 400
 
   /// Turns the model's text into an answer: the citations it uses that exist, and whether it
   /// abstains (then with no citations).
@@ -117,25 +129,23 @@ public actor NoteAssistant {
   }
 
   /// The turn's prompt: the excerpts found for the question, then the question.
-  static func prompt(question: String, excerpts: [String]) -> String {
-    let found = excerpts.isEmpty ? "(no note matched the question)" : excerpts.joined(separator: "\n")
-    return """
-      Excerpts from my voice notes:
-      \(found)
+  static func prompt(question: String, excerpts: String) -> String {
+    """
+    Excerpts from my voice notes, sentence by sentence:
+    \(excerpts)
 
-      My question: \(question)
-      """
+    My question: \(question)
+    """
   }
 
-  /// The session's instructions: answer from the notes, cite, or abstain.
+  /// The session's instructions: point at the sentences that answer, then answer from them, citing.
   static func instructions(earlier: String?) -> String {
     var text = """
       You answer questions about the user's own voice notes, using only the numbered excerpts you \
-      are given or find with the tools. Answer in one to three short sentences, speaking to the \
-      user ("you planned", "your dentist"), with what the excerpts say about the question, even if \
-      it is only part of an answer. After each fact, write the number of its excerpt in brackets, \
-      like [1]. Never add facts the excerpts do not state. Only when no excerpt is about the \
-      question at all, reply exactly: \(abstention)
+      are given or find with the tools. First pick the sentences of the excerpts that answer the \
+      question, even if only in part. Then answer from them in one to three short sentences, \
+      speaking to the user ("you planned", "your dentist"), with the number of the excerpt after \
+      each fact, like [1]. Never add facts the excerpts do not state. \(AnswerScaffold.shape)
       """
     if let earlier { text += "\n\nEarlier in this conversation: \(earlier)" }
     return text
@@ -159,7 +169,7 @@ public actor NoteAssistant {
     guard session.transcript.contains(where: { if case .response = $0 { true } else { false } }) else { return }
     let tools = session.tools.map { "\($0.name) \($0.description) \($0.parameters.debugDescription)" }
     let text = session.transcript.map(\.description) + tools + [prompt]
-    let used = try await model.tokenCount(for: text.joined(separator: "\n")) + 400
+    let used = try await model.tokenCount(for: text.joined(separator: "\n")) + Self.responseTokens
     guard Double(used) > Double(model.contextSize) * Self.summaryThreshold else { return }
     try await summarise()
   }

@@ -4,6 +4,17 @@ enum NoteExcerpt {
   /// The most words a transcript excerpt holds.
   static let wordLimit = 90
 
+  /// The excerpt shown for a search result. A match in the transcript is read around its
+  /// moment. One in the summary or an action item is read as the whole transcript when it fits
+  /// in an excerpt, since the summary is the model's retelling and the transcript what was said;
+  /// a longer note is read as its summary and action items, which say what it may say late.
+  static func matching(_ result: SearchResult, in note: VoiceNote) -> (text: String, time: Double?) {
+    if result.matchedField == .transcript { return around(result.time, in: note) }
+    let whole = range(from: nil, to: nil, in: note)
+    if whole.count == 1, let only = whole.first { return (only.text, only.time) }
+    return (overview(of: note), nil)
+  }
+
   /// The transcript around `time` (from the segment before the one at `time`, up to
   /// ``wordLimit`` words), or the summary with the action items when `time` is nil or the note
   /// has no transcript; the time the excerpt starts at.

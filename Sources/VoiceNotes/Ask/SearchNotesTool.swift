@@ -34,7 +34,8 @@ public struct SearchNotesTool: Tool {
   public func call(arguments: Arguments) async throws -> String {
     let scope = SearchScope(rawValue: arguments.scope) ?? .all
     let lines = try await Self.excerpts(
-      for: arguments.query, scope: scope, in: library, book: book, limit: Self.resultCount)
+      for: arguments.query, scope: scope, in: library, book: book, limit: Self.resultCount
+    ).map(CitationBook.line)
     return lines.isEmpty ? "No note matches \"\(arguments.query)\"." : lines.joined(separator: "\n")
   }
 
@@ -61,23 +62,19 @@ public struct SearchNotesTool: Tool {
   /// Numbered excerpts of the notes that best match `query`: the passage each matched at.
   static func excerpts(
     for query: String, scope: SearchScope, in library: Library, book: CitationBook, limit: Int
-  ) async throws -> [String] {
+  ) async throws -> [NoteCitation] {
     let results: [SearchResult]
     do {
       results = about(query: try await library.search(query, scope: scope, limit: limit))
     } catch NoteStoreError.emptyQuery {
       return []
     }
-    var lines: [String] = []
+    var excerpts: [NoteCitation] = []
     for result in results {
       let note = try await library.note(result.note.id)
-      // A match in the transcript is read around its moment; one in the summary or an action item
-      // as the note's summary and action items, which say what a long transcript may say late.
-      let excerpt: (text: String, time: Double?) =
-        result.matchedField == .transcript
-        ? NoteExcerpt.around(result.time, in: note) : (NoteExcerpt.overview(of: note), nil)
-      lines.append(CitationBook.line(book.add(excerpt.text, of: note, at: excerpt.time)))
+      let excerpt = NoteExcerpt.matching(result, in: note)
+      excerpts.append(book.add(excerpt.text, of: note, at: excerpt.time))
     }
-    return lines
+    return excerpts
   }
 }
