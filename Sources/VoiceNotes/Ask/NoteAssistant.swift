@@ -58,8 +58,8 @@ public actor NoteAssistant {
     }
     let excerpts = try await SearchNotesTool.excerpts(
       for: question, scope: .all, in: library, book: book, limit: Self.excerptCount)
-    // A follow-up that found nothing new may be about what was shown before.
-    let candidates = excerpts.isEmpty ? book.all : excerpts
+    // A follow-up that found nothing new may be about what was shown last.
+    let candidates = excerpts.isEmpty ? Array(book.all.suffix(Self.excerptCount)) : excerpts
     var relevant: [NoteCitation] = []
     for excerpt in candidates where try await ExcerptCheck.answers(question, excerpt: excerpt, model: model) {
       relevant.append(excerpt)
