@@ -13,8 +13,6 @@ struct AnswerScaffold: Sendable {
   /// The excerpts as the prompt shows them, sentence by sentence under their labels.
   let listing: String
 
-  /// The evidence that says no excerpt answers the question.
-  static let none = "none"
   /// The most sentences one answer's evidence picks.
   static let evidenceLimit = 2
 

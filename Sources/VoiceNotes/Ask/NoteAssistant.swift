@@ -8,8 +8,9 @@ import LanguageModels
 /// found on its own: does it give the answer? With none that does, the answer is the abstention.
 /// Those that do go into the prompt numbered, sentence by sentence; the answer first points at
 /// the sentences it draws on, then says it, citing. The model may call tools to search again,
-/// read more of a note, list action items or list the notes of some days. Follow-up questions continue the same conversation; when it
-/// nears the model's context size, the conversation so far is summarised into a new session.
+/// read more of a note, list action items or list the notes of some days. Follow-up questions
+/// continue the same conversation; when it nears the model's context size, the conversation so
+/// far is summarised into a new session.
 ///
 /// ```swift
 /// let assistant = NoteAssistant(library: library)
