@@ -77,7 +77,7 @@ torture: engines
 ## bench: transcription side by side with whisper.cpp's CLI and faster-whisper, an hour of speech
 ## against two minutes (peak memory, real-time factor, the hour's analysis), start-up against
 ## whisper-cli (5 s clip) and `voicenotes list` on 10,000 notes, the language model side by side with llama.cpp's own tools, live transcription side by side with
-## whisper.cpp's whisper-stream, custom language models (commands, vocabulary) with and
+## whisper.cpp's whisper-stream (on speech with pauses, then on continuous speech), custom language models (commands, vocabulary) with and
 ## without, speaker diarization (DER, seconds per minute, cost over transcription), then the app
 ## (search at 100,000 notes, the pipeline's seconds per minute of audio with each language model,
 ## seconds per analysed note before and after the saved prompt state, cold and warm), then the web app over HTTP
@@ -91,6 +91,7 @@ bench: servers deps
 	python3 Benchmarks/language/bench.py
 	swift build -c release --product LiveBenchmark
 	python3 Benchmarks/live/bench.py
+	python3 Benchmarks/live/bench.py --pause 0.1 --models base
 	swift build -c release --product CustomModelBenchmark
 	.build/release/CustomModelBenchmark
 	swift build -c release --product SpeakerBenchmark

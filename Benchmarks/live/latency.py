@@ -130,6 +130,21 @@ def timings(reference: list[dict], events: list[dict]) -> list[dict]:
     return result
 
 
+def word_error_rate(hypothesis: str, reference: list[dict]) -> float:
+    """The word error rate of `hypothesis` (a tool's final text) against the reference words,
+    both normalized as `words` does: edits (substitutions, insertions, deletions) per reference
+    word."""
+    ref = [w["word"] for w in reference]
+    hyp = words(hypothesis)
+    row = list(range(len(hyp) + 1))
+    for i, r in enumerate(ref, 1):
+        nxt = [i] + [0] * len(hyp)
+        for j, h in enumerate(hyp, 1):
+            nxt[j] = min(row[j - 1] + (r != h), row[j] + 1, nxt[j - 1] + 1)
+        row = nxt
+    return row[-1] / max(len(ref), 1)
+
+
 def median(values: list[float]) -> float | None:
     return statistics.median(values) if values else None
 

@@ -69,6 +69,7 @@ struct StreamingPolicyTests {
     var policy = LiveTranscription.Policy.standard
     policy.activity.minimumSilence = LiveTranscription.Policy.seconds(2)
     policy.longestUtterance = LiveTranscription.Policy.seconds(5)
+    policy.commitsStableWords = false
     let (results, continuation) = AsyncThrowingStream.makeStream(of: SpeechTranscriber.Result.self)
     let live = LiveTranscription(
       context: context, language: "en", reportsVolatileResults: false, attributes: [], policy: policy,
@@ -92,5 +93,57 @@ struct StreamingPolicyTests {
     }
     let rate = WordErrorRate(reference: Fixtures.jfkText, hypothesis: finals.map(\.plainText).joined(separator: " "))
     #expect(rate.rate <= 0.1, "WER \(rate)")
+  }
+
+  /// Decoded words from `text`, one a second from `start` seconds on.
+  func words(_ text: String, from start: Int = 0) -> [LocalAgreement.Word] {
+    text.split(separator: " ").enumerated().map { index, word in
+      let token = WhisperSegment.Token(bytes: Array(" \(word)".utf8), start: 0, end: 0, probability: 1)
+      return LocalAgreement.Word(token: token, start: (start + index) * 16_000, end: (start + index + 1) * 16_000)
+    }
+  }
+
+  @Test("words are committed once three decodes, the oldest long enough, agree on them; never the newest's last")
+  func localAgreement() {
+    var rule = LocalAgreement(decodes: 3, shortestDecode: 32_000)
+    // Two short decodes agree, but the first heard only a second: nothing yet.
+    #expect(rule.agreement(with: words("how do you"), length: 16_000) == (0, 0))
+    #expect(rule.agreement(with: words("how do you marry"), length: 32_000) == (0, 0))
+    // The third reads the start differently: the agreement stops there.
+    #expect(rule.agreement(with: words("had he married a"), length: 40_000) == (0, 0))
+    #expect(rule.agreement(with: words("had he married a more"), length: 48_000) == (0, 0))
+    // Three in a row (punctuation and capitals aside) agree on "had he married a"; "more" is the
+    // newest's last word, left for the next decode.
+    #expect(rule.agreement(with: words("Had he married, a more"), length: 56_000) == (0, 4))
+    rule.commit(4)
+    #expect(rule.committed.map(\.key) == ["had", "he", "married", "a"])
+    // The next decode reads a committed word differently; its new words still line up after them.
+    #expect(rule.agreement(with: words("had he marry a more amiable woman"), length: 64_000) == (4, 1))
+    rule.commit(1)
+    #expect(rule.committed.map(\.key) == ["had", "he", "married", "a", "more"])
+  }
+
+  @Test("committed words are found at the start of a decode by edit distance")
+  func committedPrefix() {
+    #expect(LocalAgreement.end(of: [], in: ["a", "b"]) == 0)
+    #expect(LocalAgreement.end(of: ["and", "mr", "john"], in: ["and", "mister", "john", "dashwood"]) == 3)
+    // A dropped word and an added one.
+    #expect(LocalAgreement.end(of: ["a", "b", "c"], in: ["a", "c", "d"]) == 2)
+    #expect(LocalAgreement.end(of: ["a", "b"], in: ["a", "x", "b", "c"]) == 3)
+    #expect(LocalAgreement.end(of: ["to", "be"], in: ["to", "be", "to", "be", "rather"]) == 2)
+    #expect(LocalAgreement.end(of: ["a", "b"], in: []) == 0)
+  }
+
+  @Test("a decode that goes round in a loop is told from speech that repeats a word")
+  func loops() {
+    let loop =
+      "had he married a more amiable woman had he married a more amiable woman had he married a more amiable woman"
+    #expect(LiveTranscription.repeatsItself(loop.split(separator: " ").map(String.init)))
+    #expect(LiveTranscription.repeatsItself("i'm sorry i'm sorry i'm sorry".split(separator: " ").map(String.init)))
+    #expect(!LiveTranscription.repeatsItself("no no no that is not it".split(separator: " ").map(String.init)))
+    #expect(
+      !LiveTranscription.repeatsItself(
+        "ask not what your country can do for you".split(separator: " ").map(String.init)))
+    #expect(!LiveTranscription.repeatsItself([]))
   }
 }

@@ -87,6 +87,50 @@ struct StreamingTranscriptionTests {
     report(latencies(arrivals, feed: await feed.handedOver.value, frames: feed.frames, passage: passage), model: "base")
   }
 
+  @Test("speech without pauses: words become final as they become stable, not at the end, and read as the file does")
+  func continuousSpeech() async throws {
+    let folder = Fixtures.temporaryFolder("continuous")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // Three LibriVox utterances 0.1 s apart: 15 s of reading with no pause that ends an utterance.
+    let passage = try SpokenPassage.make(Array(Fixtures.librivox.prefix(3)), pause: 0.1, in: folder)
+    let reference = try await fileTranscript(passage.file, model: .base)
+
+    let feed = LiveFeed(passage.audio)
+    let arrivals = try await transcribeLive(feed, model: .base)
+    let handedOver = await feed.handedOver.value
+    let finals = arrivals.results.filter(\.result.isFinal)
+    let live = finals.map(\.result.plainText).joined(separator: " ")
+    let rate = WordErrorRate(reference: reference, hypothesis: live)
+    print("file: \(reference)\nlive: \(live)\nWER live vs file: \(rate)")
+    print(finals.map { "\($0.result.range): \($0.result.plainText)" }.joined(separator: "\n"))
+    #expect(rate.rate <= 0.03, "WER \(rate)")
+
+    // Words were made final while the reading went on: before the last 100 ms of audio was handed
+    // over, most of the text was final, each result within 4 s of the end of its audio.
+    let end = try #require(handedOver.last)
+    let early = finals.filter { $0.instant < end }
+    let earlyWords = early.map { WordErrorRate.normalizedWords($0.result.plainText).count }.reduce(0, +)
+    #expect(
+      Double(earlyWords) >= 0.6 * Double(WordErrorRate.normalizedWords(live).count),
+      "only \(earlyWords) words were final before the speech ended")
+    for final in early {
+      let spoken = handedOver[min(Int(final.result.range.end.seconds * 10), handedOver.count - 1)]
+      #expect((final.instant - spoken) / .seconds(1) < 4, "\(final.result.range) came late")
+    }
+    // Results still fit together: finals follow one another, and each volatile result starts
+    // where the final that replaces it starts.
+    let results = arrivals.results.map(\.result)
+    for (previous, next) in zip(finals, finals.dropFirst()) {
+      #expect(next.result.range.start >= previous.result.range.end, "\(next.result.range) overlaps")
+    }
+    for (index, result) in results.enumerated() where !result.isFinal {
+      let final = results[index...].first {
+        $0.isFinal && $0.range.start <= result.range.start && result.range.start < $0.range.end
+      }
+      #expect(final?.range.start == result.range.start, "no final starts where \(result.range) does")
+    }
+  }
+
   @Test("48 kHz stereo input is converted and transcribed to the same words")
   func convertsOtherFormats() async throws {
     let mono = try AudioFile(forReading: Fixtures.jfk).read(format: .speechAnalysis)

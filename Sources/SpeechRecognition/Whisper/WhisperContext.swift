@@ -140,7 +140,8 @@ actor WhisperContext {
     parameters.token_timestamps = options.tokenTimestamps
     if options.singleSegment {
       parameters.single_segment = true
-      parameters.no_timestamps = true
+      // Word times come from the timestamp tokens' probabilities: without them every word is at 0.
+      parameters.no_timestamps = !options.tokenTimestamps
       parameters.no_context = true
     }
     if !options.temperatureFallback { parameters.temperature_inc = 0 }

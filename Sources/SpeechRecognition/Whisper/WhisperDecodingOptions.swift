@@ -21,7 +21,9 @@ struct WhisperDecodingOptions: Sendable, Equatable {
   var carryInitialPrompt = false
   /// A custom language model's favoured text and grammar, or nil.
   var steering: WhisperSteering?
-  /// Decode without timestamp tokens into one segment: faster, for text that will be replaced.
+  /// Decode into one segment, without the text before as context and, unless
+  /// ``tokenTimestamps`` asks for word times, without timestamp tokens: faster, for text that will
+  /// be replaced.
   var singleSegment = false
   /// Compute a start and end time for every token (word time ranges).
   var tokenTimestamps = true
@@ -60,13 +62,19 @@ struct WhisperDecodingOptions: Sendable, Equatable {
     return options
   }
 
+  /// The smallest fitted encoder window, in encoder frames (about 15 s): shorter windows make
+  /// Whisper repeat itself and misread short utterances more often.
+  static let smallestFittedAudioContext = 768
+
   /// The encoder window for `count` samples of speech, in encoder frames (50 a second): the
-  /// speech and a second and a half to spare, rounded up to a multiple of 256 and at least 768
-  /// (shorter windows make Whisper repeat itself); 0 (all 30 s) when that would be most of the
-  /// window anyway.
-  static func fittedAudioContext(forSamples count: Int, sampleRate: Double) -> Int {
+  /// speech and a second and a half to spare, rounded up to a multiple of 256 and at least
+  /// `minimum` (``smallestFittedAudioContext`` by default); 0 (all 30 s) when that would be most
+  /// of the window anyway.
+  static func fittedAudioContext(
+    forSamples count: Int, sampleRate: Double, minimum: Int = smallestFittedAudioContext
+  ) -> Int {
     let frames = Int(((Double(count) / sampleRate + 1.5) * 50).rounded(.up))
-    let window = max(768, (frames + 255) / 256 * 256)
+    let window = max(minimum, (frames + 255) / 256 * 256)
     return window >= 1500 ? 0 : window
   }
 }

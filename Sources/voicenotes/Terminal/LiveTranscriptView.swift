@@ -9,7 +9,8 @@ import Synchronization
 /// On a terminal the text is word-wrapped to the terminal's width. Rows of final text that can no
 /// longer change are written once and left alone; the rest (the last final words and the volatile
 /// text) is redrawn in place: the cursor goes back up over it, clears it and writes it again.
-/// Anywhere else (a pipe, a file) only final results are written, one per line.
+/// Anywhere else (a pipe, a file) only final text is written, as it comes, a sentence per line
+/// (speech without pauses is made final a few words at a time).
 final class LiveTranscriptView: Sendable {
   /// A word on screen and whether it is final.
   private struct Word {
@@ -24,6 +25,8 @@ final class LiveTranscriptView: Sendable {
     var volatile: [(range: CMTimeRange, text: String)] = []
     /// Rows the redrawn part takes on screen; the cursor is at the end of the last one.
     var drawnRows = 0
+    /// Off a terminal: whether the last line written has not ended yet.
+    var lineOpen = false
   }
 
   private let state = Mutex(State())
@@ -46,7 +49,12 @@ final class LiveTranscriptView: Sendable {
       state.volatile.removeAll { $0.range.start == range.start || range.containsTime($0.range.start) }
       if result.isFinal {
         guard isTerminal else {
-          if !text.isEmpty { Self.write("\(text)\n", to: .standardOutput) }
+          guard !text.isEmpty else { return }
+          let endsSentence =
+            text.trimmingCharacters(in: CharacterSet(charactersIn: "\"')»”’")).last
+            .map { ".?!…".contains($0) } ?? false
+          Self.write((state.lineOpen ? " " : "") + text + (endsSentence ? "\n" : ""), to: .standardOutput)
+          state.lineOpen = !endsSentence
           return
         }
         if !text.isEmpty { state.openFinal.append(text) }
@@ -78,7 +86,11 @@ final class LiveTranscriptView: Sendable {
   /// Drops any volatile text and ends the transcript's last line; later text starts afresh.
   func finish() {
     state.withLock { state in
-      guard isTerminal else { return }
+      guard isTerminal else {
+        if state.lineOpen { Self.write("\n", to: .standardOutput) }
+        state = State()
+        return
+      }
       state.volatile.removeAll()
       redraw(&state)
       if !state.openFinal.isEmpty { Self.write("\n", to: .standardOutput) }
