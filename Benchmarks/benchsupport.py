@@ -39,3 +39,14 @@ def cpu_busy(seconds: float = 2.0) -> float:
     if not a or not b or b[0] == a[0]:
         return 0.0
     return 100.0 * (1 - (b[1] - a[1]) / (b[0] - a[0]))
+
+
+def word_errors(reference: list[str], hypothesis: list[str]) -> int:
+    """Levenshtein distance over words: substitutions + deletions + insertions."""
+    prev = list(range(len(hypothesis) + 1))
+    for i, r in enumerate(reference, 1):
+        cur = [i] + [0] * len(hypothesis)
+        for j, h in enumerate(hypothesis, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (r != h))
+        prev = cur
+    return prev[-1]

@@ -11,6 +11,11 @@ first sample was spoken), `is_final`, `start` and `end` (the audio it covers, in
 from __future__ import annotations
 
 import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchsupport import word_errors  # noqa: E402
 
 # Leeway for the reference times, which come from Whisper's token timestamps, in seconds.
 SLACK = 0.3
@@ -135,14 +140,7 @@ def word_error_rate(hypothesis: str, reference: list[dict]) -> float:
     both normalized as `words` does: edits (substitutions, insertions, deletions) per reference
     word."""
     ref = [w["word"] for w in reference]
-    hyp = words(hypothesis)
-    row = list(range(len(hyp) + 1))
-    for i, r in enumerate(ref, 1):
-        nxt = [i] + [0] * len(hyp)
-        for j, h in enumerate(hyp, 1):
-            nxt[j] = min(row[j - 1] + (r != h), row[j] + 1, nxt[j - 1] + 1)
-        row = nxt
-    return row[-1] / max(len(ref), 1)
+    return word_errors(ref, words(hypothesis)) / max(len(ref), 1)
 
 
 def median(values: list[float]) -> float | None:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchsupport import CLOCK_TICKS, cpu_busy, die, log, proc_stat  # noqa: E402
+from benchsupport import CLOCK_TICKS, cpu_busy, die, log, proc_stat, word_errors  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -180,17 +180,6 @@ def normalize(text: str) -> list[str]:
     text = text.lower().replace("\u2019", "'").replace("'", "")
     text = re.sub(r"[^\w\s]|_", " ", text)
     return [ABBREVIATIONS.get(w, w) for w in text.split()]
-
-
-def word_errors(reference: list[str], hypothesis: list[str]) -> int:
-    """Levenshtein distance over words: substitutions + deletions + insertions."""
-    prev = list(range(len(hypothesis) + 1))
-    for i, r in enumerate(reference, 1):
-        cur = [i] + [0] * len(hypothesis)
-        for j, h in enumerate(hypothesis, 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (r != h))
-        prev = cur
-    return prev[-1]
 
 
 def wer(reference: str, hypothesis: str) -> float:

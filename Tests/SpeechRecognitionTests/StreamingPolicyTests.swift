@@ -95,11 +95,11 @@ struct StreamingPolicyTests {
     #expect(rate.rate <= 0.1, "WER \(rate)")
   }
 
-  /// Decoded words from `text`, one a second from `start` seconds on.
-  func words(_ text: String, from start: Int = 0) -> [LocalAgreement.Word] {
+  /// Decoded words from `text`, one a second.
+  func words(_ text: String) -> [LocalAgreement.Word] {
     text.split(separator: " ").enumerated().map { index, word in
       let token = WhisperSegment.Token(bytes: Array(" \(word)".utf8), start: 0, end: 0, probability: 1)
-      return LocalAgreement.Word(token: token, start: (start + index) * 16_000, end: (start + index + 1) * 16_000)
+      return LocalAgreement.Word(token: token, end: (index + 1) * 16_000)
     }
   }
 

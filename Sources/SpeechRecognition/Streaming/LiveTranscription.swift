@@ -15,7 +15,7 @@ import ModelSupport
 /// - A closed utterance is always decoded again, carefully, into a final result for its range;
 ///   then its audio is dropped. Finals are decoded in order, before any volatile update, and a
 ///   volatile decode still running when an utterance closes is abandoned for the final.
-/// - Speech that goes on without a pause is made final as it becomes stable: the words two
+/// - Speech that goes on without a pause is made final as it becomes stable: the words three
 ///   consecutive volatile decodes agree on are published as a final result at once (see
 ///   ``LocalAgreement``), and the utterance is cut into pieces at short quiet moments once it is
 ///   a few seconds long, so decodes stay short. Without a custom language model only: its
@@ -238,9 +238,7 @@ actor LiveTranscription: LiveModuleAnalysis {
     utteranceStart = max(pendingStart, speechStart - policy.preRoll)
     utteranceHasSpeech = true
     volatileEnd = max(pendingStart, speechStart)
-    committedEnd = utteranceStart ?? pendingStart
-    gapSearched = committedEnd
-    utteranceContinues = false
+    beginPiece(continuing: false)
   }
 
   /// Closes the open utterance at `end`: queues its final decode (unless it holds no speech, which
@@ -249,7 +247,7 @@ actor LiveTranscription: LiveModuleAnalysis {
     guard let start = utteranceStart else { return }
     utteranceStart = nil
     let committed = agreement.committed.map(\.key)
-    agreement = LocalAgreement(decodes: policy.agreeingDecodes, shortestDecode: policy.shortestStableDecode)
+    agreement.reset()
     let end = min(max(end, start), pendingEnd)
     guard end > start else { return }
     if utteranceHasSpeech {
@@ -272,9 +270,15 @@ actor LiveTranscription: LiveModuleAnalysis {
     utteranceStart = pendingStart
     utteranceHasSpeech = false
     volatileEnd = pendingStart
-    committedEnd = pendingStart
-    gapSearched = pendingStart
-    utteranceContinues = true
+    beginPiece(continuing: true)
+  }
+
+  /// Starts the bookkeeping of stable words and short pauses for the utterance just opened, which
+  /// goes on from a cut (`continuing`) or starts after a pause.
+  private func beginPiece(continuing: Bool) {
+    committedEnd = utteranceStart ?? pendingStart
+    gapSearched = committedEnd
+    utteranceContinues = continuing
   }
 
   /// Between utterances, keeps only the moments of silence a next utterance might start with.
@@ -455,7 +459,7 @@ actor LiveTranscription: LiveModuleAnalysis {
   private func commitStableWords(_ words: [WhisperSegment.Token], of job: Job) async throws {
     let origin = job.range.lowerBound
     let placed = words.map { word in
-      LocalAgreement.Word(token: word, start: origin + Self.samples(word.start), end: origin + Self.samples(word.end))
+      LocalAgreement.Word(token: word, end: origin + Self.samples(word.end))
     }
     let (fresh, agreed) = agreement.agreement(with: placed, length: job.range.count)
     if agreed > 0 {

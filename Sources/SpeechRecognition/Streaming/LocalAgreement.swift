@@ -10,12 +10,11 @@
 /// Each decode reads the utterance from its start, committed words included; they are matched by
 /// text, not time (Whisper's word times are too rough to cut audio at), and skipped.
 struct LocalAgreement: Sendable {
-  /// A decoded word with its place on the analyzer's timeline, in samples (roughly).
+  /// A decoded word with where it ends on the analyzer's timeline, in samples (roughly).
   struct Word: Sendable, Equatable {
     /// The word as Whisper wrote it, with its leading space and punctuation.
     var token: WhisperSegment.Token
-    /// Where the word starts and ends.
-    var start: Int
+    /// Where the word ends.
     var end: Int
 
     /// The word compared between decodes: lowercase letters and digits only, so that a comma or a
@@ -61,6 +60,12 @@ struct LocalAgreement: Sendable {
     earlier.append((tail, length))
     if earlier.count > decodes - 1 { earlier.removeFirst() }
     return (fresh, agreed)
+  }
+
+  /// Forgets everything: the utterance ended.
+  mutating func reset() {
+    committed = []
+    earlier = []
   }
 
   /// Commits the first `count` words after the committed ones of the last decode (which the
