@@ -94,7 +94,7 @@ extension AskNotesTests {
   func summarising() async throws {
     try await Self.withLibrary { library, notes in
       // A context of 1,536 tokens holds the instructions, the tools and two or three short turns.
-      let model = SystemLanguageModel(weights: .standard, contextSize: 1_536)
+      let model = SystemLanguageModel(weights: .small, contextSize: 1_536)
       let assistant = NoteAssistant(library: library, model: model)
       let questions = [
         "What is wrong with the car?", "What did I say about flights?", "Where is the hotel?", "What should I plant?",

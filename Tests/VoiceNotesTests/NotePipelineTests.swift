@@ -158,7 +158,7 @@ struct NotePipelineTests {
 
   @Test("a transcript longer than the context window is analysed in pieces and merged")
   func chunkedAnalysis() async throws {
-    let model = SystemLanguageModel(weights: .small, contextSize: 3600)
+    let model = SystemLanguageModel(weights: .small, contextSize: 2800)
     let analyzer = NoteAnalyzer(model: model)
     let paragraphs = [
       "Monday planning. Ingrid will draft the grant proposal and send it to the board by Friday.",
@@ -169,7 +169,7 @@ struct NotePipelineTests {
     for (index, paragraph) in paragraphs.enumerated() {
       transcript += paragraph + " "
       // Filler between the facts, so the whole does not fit in one request.
-      for sentence in 0..<8 {
+      for sentence in 0..<4 {
         transcript += "Notes on item \(index + 1).\(sentence + 1): the discussion went over schedules and rooms again. "
       }
     }

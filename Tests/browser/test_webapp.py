@@ -908,9 +908,19 @@ class Run:
         # The person filter: pick someone whose tasks are fewer than all of them, if anyone.
         people = self.api.get("/api/tasks?completed=true")["people"]
         expect(people, "/api/tasks lists no people")
-        options = self.b.execute("return [...document.querySelectorAll('[data-testid=\"person-filter\"] option')]"
-                                 ".map(o => o.value);")
-        expect(set(people) <= set(options), f"person-filter offers {options}, the API's people are {people}")
+
+        def options() -> list[str]:
+            return self.b.execute("return [...document.querySelectorAll('[data-testid=\"person-filter\"] option')]"
+                                  ".map(o => o.value);")
+
+        # Notes imported earlier may still be finishing: the screen reloads when one does, so the
+        # filter catches up with the API's people (read again each time) rather than at once.
+        def caught_up() -> bool:
+            nonlocal people
+            people = self.api.get("/api/tasks?completed=true")["people"]
+            return set(people) <= set(options())
+
+        self.b.wait_until(caught_up, timeout=UI_S, what="the person-filter to offer every person /api/tasks lists")
 
         def person_items(p: str) -> set[str]:
             q = urllib.parse.quote(p)

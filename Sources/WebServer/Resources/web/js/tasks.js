@@ -142,6 +142,8 @@ export function createTasksScreen({ api, events, toast }) {
       if (mine !== generation || !view) return;
       groups = (answer.groups || []).filter((g) => (g.items || []).length > 0);
       people = answer.people || [];
+      // Notes with tasks are done; a note that is not among them and finishes later may add some.
+      for (const group of groups) noteStates.set(group.noteID, 'done');
       for (const timer of leaving.values()) clearTimeout(timer);
       leaving.clear();
       view.renderFilters({ ...filters, people });
@@ -212,7 +214,7 @@ export function createTasksScreen({ api, events, toast }) {
     const before = noteStates.get(summary.id);
     noteStates.set(summary.id, summary.state);
     const group = groups.find((g) => g.noteID === summary.id);
-    const finished = before !== undefined && before !== 'done' && summary.state === 'done';
+    const finished = before !== 'done' && summary.state === 'done';
     const renamed = group && summary.title && summary.title !== group.noteTitle;
     if (finished || renamed) reloadSoon();
   }
