@@ -37,6 +37,23 @@ struct AnalysisScaffoldTests {
     #expect(analysis.actionItems.map(\.isCompleted) == [false, true])
   }
 
+  @Test("a task the answer calls cancelled or an event is no action item; the schema offers those states")
+  func cancelledAndEvents() throws {
+    let scaffold = AnalysisScaffold("Skip the gym class this week, it moved. Dana fixed the printer this morning.")
+    let json = """
+      {"title":"Gym class and the printer","summary":"Two updates.","tags":["updates"],"sentences":{\
+      "1":{"text":"Skip the gym class this week, it moved.","names":[],"tasks":[{"state":"cancelled",\
+      "task":"Go to the gym class","people":[]},{"state":"to do","task":"Check the new class time",\
+      "people":[]}]},"2":{"text":"Dana fixed the printer this morning.","names":[{"name":"Dana",\
+      "kind":"person"}],"tasks":[{"state":"event","task":"Fix the printer","people":["Dana"]}]}}}
+      """
+    let analysis = try scaffold.analysis(from: GeneratedContent(json: json))
+    #expect(analysis.actionItems.map(\.task) == ["Check the new class time"])
+    #expect(analysis.people == ["Dana"], "a person named only in an event is still one of the note's people")
+    let schema = try scaffold.schema().jsonSchema()
+    for state in ["to do", "done", "cancelled", "event"] { #expect(schema.contains("\"\(state)\""), "\(state)") }
+  }
+
   @Test("the schema copies every sentence as a constant, in order")
   func schemaCopiesSentences() throws {
     let scaffold = AnalysisScaffold("First we buy the paint today. Then Mia calls the landlord.")

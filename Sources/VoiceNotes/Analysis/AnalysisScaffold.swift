@@ -24,6 +24,10 @@ struct AnalysisScaffold: Sendable {
   static let namesPerSentence = 8
   /// What a name may stand for; only persons become the note's people.
   static let kinds = ["person", "company", "place", "product", "pet", "other"]
+  /// What may have become of a task. A cancelled one is dropped from the analysis: a small model
+  /// given a place for the task a speaker decides against puts it there, where told only to leave
+  /// it out it lists it as one to do.
+  static let states = ["to do", "done", "cancelled", "event"]
 
   /// The schema the answer follows: the title, summary and tags with `NoteAnalysis`'s guides,
   /// then `sentences`, an object whose properties "1", "2", … each hold one sentence's text (a
@@ -40,7 +44,7 @@ struct AnalysisScaffold: Sendable {
     let task = DynamicGenerationSchema(
       name: "Task",
       properties: [
-        .init(name: "state", schema: DynamicGenerationSchema(type: String.self, guides: [.anyOf(["to do", "done"])])),
+        .init(name: "state", schema: DynamicGenerationSchema(type: String.self, guides: [.anyOf(Self.states)])),
         .init(name: "task", schema: line(NoteAnalysis.taskPattern)),
         .init(
           name: "people", schema: DynamicGenerationSchema(arrayOf: line(NoteAnalysis.namePattern), maximumElements: 6)),
@@ -92,9 +96,11 @@ struct AnalysisScaffold: Sendable {
       }
       let names = TranscriptNames(text)
       for task in try sentence.value([GeneratedContent].self, forProperty: "tasks") {
+        let state = try task.value(String.self, forProperty: "state")
+        guard state == "to do" || state == "done" else { continue }
         tasks.append(
           AnalyzedActionItem(
-            isCompleted: try task.value(String.self, forProperty: "state") == "done",
+            isCompleted: state == "done",
             task: try task.value(String.self, forProperty: "task"),
             people: try task.value([String].self, forProperty: "people").filter { names.mentions($0) }))
       }
@@ -111,8 +117,8 @@ struct AnalysisScaffold: Sendable {
   static let shape = """
     Answer with JSON: {"title": …, "summary": …, "tags": […], "sentences": {"1": {"text": the \
     transcript's first sentence, "names": [each proper name in it: {"name": …, "kind": \
-    "\(kinds.joined(separator: "\", \""))"}], "tasks": [each task it states: {"state": "to do" or \
-    "done", "task": …, "people": […]}]}, "2": {…}, …}}, one entry for each sentence of the \
+    "\(kinds.joined(separator: "\", \""))"}], "tasks": [each task it states: {"state": "to do", \
+    "done", "cancelled" or "event", "task": …, "people": […]}]}, "2": {…}, …}}, one entry for each sentence of the \
     transcript, in order. A sentence without names or tasks has "names":[] or "tasks":[].
     """
 

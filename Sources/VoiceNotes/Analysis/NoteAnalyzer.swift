@@ -53,8 +53,9 @@ public struct NoteAnalyzer: Sendable {
     passing; a shop, business, brand or team is a company, and a street, town or venue a place. \
     Roles and relations without a name (my boss, Mom) are no names.
     Tasks: each task a sentence states: what the speaker has to do, what someone else will do, \
-    and what is already done (state "done"). Not a task the speaker cancels or decides against, \
-    and not an event, a feeling or an opinion. A list of things to buy is one task ("Buy eggs, \
+    what is already done (state "done"), and what the speaker cancels or decides against (state \
+    "cancelled"). Something that already happened and that nobody has to do has state "event". \
+    A feeling or an opinion is no task. A list of things to buy is one task ("Buy eggs, \
     rice and soap"). Write each task as a short imperative sentence in the transcript's words that \
     names the people it is about; its people are those named in it. A task already listed for an \
     earlier sentence is not listed again.
@@ -63,30 +64,32 @@ public struct NoteAnalyzer: Sendable {
     """)
 
   /// A worked example: a small model follows a shown answer far more closely than a described
-  /// one (others' tasks, done tasks, a shopping list, companies, a sentence with nothing to do).
+  /// one (others' tasks, done tasks, a shopping list, companies, a sentence with nothing to do, a
+  /// past event and a cancelled plan, the last two given a state that keeps them out of the tasks).
   static let example = """
-    Example transcript: "Back home. The kids loved the science fair. Mr. Brennan \
-    says the trip forms are due Monday, so sign Theo's form tonight. Grace offered to drive on \
-    Friday, I need to confirm the time with her. Pick up milk, bread and bananas at Safeway. I \
-    already paid the water bill this morning. Forget the pottery class, it's full. Marco from \
-    Brightline will send the new quote by Thursday."
-    Example answer: {"title":"School trip forms and weekly errands","summary":"Theo's school \
-    trip form is due Monday and Grace offered a ride on Friday. Errands and a quote from Marco \
-    are pending.","tags":["school","errands"],"sentences":{"1":{"text":"Back home. \
-    The kids loved the science fair.","names":[],"tasks":[]},"2":{"text":"Mr. Brennan \
-    says the trip forms are due Monday, so sign Theo's form tonight.","names":[{"name":"Mr. \
-    Brennan","kind":"person"},{"name":"Theo","kind":"person"}],"tasks":[{"state":"to do",\
-    "task":"Sign Theo's trip form tonight","people":["Theo"]}]},"3":{"text":"Grace offered to \
-    drive on Friday, I need to confirm the time with her.","names":[{"name":"Grace","kind":\
-    "person"}],"tasks":[{"state":"to do","task":"Confirm the Friday drive time with Grace",\
-    "people":["Grace"]}]},"4":{"text":"Pick up milk, bread and bananas at Safeway.","names":\
-    [{"name":"Safeway","kind":"company"}],"tasks":[{"state":"to do","task":"Buy milk, bread and \
+    Example transcript: "Back home. The kids loved the science fair. Mr. Brennan says the trip forms are due \
+    Monday, so sign Theo's form tonight. Grace offered to drive on Friday, I need to confirm the time with her. \
+    Pick up milk, bread and bananas at Safeway. I already paid the water bill this morning. The plumber came by at \
+    noon and fixed the leak. Forget the pottery class, it's full. Marco from Brightline will send the new quote by \
+    Thursday."
+    Example answer: {"title":"School trip forms and weekly errands","summary":"Theo's school trip form is due \
+    Monday and Grace offered a ride on Friday. Errands and a quote from Marco are \
+    pending.","tags":["school","errands"],"sentences":{"1":{"text":"Back home. The kids loved the science \
+    fair.","names":[],"tasks":[]},"2":{"text":"Mr. Brennan says the trip forms are due Monday, so sign Theo's form \
+    tonight.","names":[{"name":"Mr. \
+    Brennan","kind":"person"},{"name":"Theo","kind":"person"}],"tasks":[{"state":"to do","task":"Sign Theo's trip \
+    form tonight","people":["Theo"]}]},"3":{"text":"Grace offered to drive on Friday, I need to confirm the time \
+    with her.","names":[{"name":"Grace","kind":"person"}],"tasks":[{"state":"to do","task":"Confirm the Friday \
+    drive time with Grace","people":["Grace"]}]},"4":{"text":"Pick up milk, bread and bananas at \
+    Safeway.","names":[{"name":"Safeway","kind":"company"}],"tasks":[{"state":"to do","task":"Buy milk, bread and \
     bananas at Safeway","people":[]}]},"5":{"text":"I already paid the water bill this \
-    morning.","names":[],"tasks":[{"state":"done","task":"Pay the water bill","people":[]}]},\
-    "6":{"text":"Forget the pottery class, it's full.","names":[],"tasks":[]},"7":{"text":"Marco \
-    from Brightline will send the new quote by Thursday.","names":[{"name":"Marco","kind":\
-    "person"},{"name":"Brightline","kind":"company"}],"tasks":[{"state":"to do","task":"Marco to \
-    send the new quote by Thursday","people":["Marco"]}]}}}
+    morning.","names":[],"tasks":[{"state":"done","task":"Pay the water bill","people":[]}]},"6":{"text":"The \
+    plumber came by at noon and fixed the leak.","names":[],"tasks":[{"state":"event","task":"Fix the \
+    leak","people":[]}]},"7":{"text":"Forget the pottery class, it's \
+    full.","names":[],"tasks":[{"state":"cancelled","task":"Sign up for the pottery \
+    class","people":[]}]},"8":{"text":"Marco from Brightline will send the new quote by \
+    Thursday.","names":[{"name":"Marco","kind":"person"},{"name":"Brightline","kind":"company"}],"tasks":[{"state":"to \
+    do","task":"Marco to send the new quote by Thursday","people":["Marco"]}]}}}
     """
 
   /// What a transcript of several speakers is introduced with: who "I" is on each line, and that
