@@ -43,11 +43,13 @@ struct NoteAnalysisBoundsTests {
   @Test("a tiny model's greedy answer ends within the budget; its loop inside a string is cut at the bound")
   func loopingModelFinishes() async throws {
     // smollm-135m, greedy, on this line wrote "#/#/####..." as a task until the budget ran out.
+    // Now it fills the summary and a dozen names to their bounds (about 900 tokens); without the
+    // bounds its loop would run past any budget.
     let session = LanguageModelSession(
       model: SystemLanguageModel(weights: .tiny), instructions: NoteAnalyzer.instructions)
     let response = try await session.respond(
       to: "Analyse this voice note transcript:\n\nHe was not an old-sposed young man.", generating: NoteAnalysis.self,
-      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 700))
+      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 2000))
     let analysis = response.content
     #expect(analysis.summary.count <= 600)
     #expect(analysis.tags.allSatisfy { $0.count <= 40 } && analysis.people.allSatisfy { $0.count <= 60 })
