@@ -54,6 +54,15 @@ struct AnalysisScaffoldTests {
     for state in ["to do", "done", "cancelled", "event"] { #expect(schema.contains("\"\(state)\""), "\(state)") }
   }
 
+  @Test("an English note's texts leave out Chinese, Japanese and Korean characters; a note that uses them keeps them")
+  func foreignScripts() throws {
+    let english = try AnalysisScaffold("Buy oat milk and fresh basil for the weekend.").schema().jsonSchema()
+    #expect(english.contains("\u{4E00}-\u{9FFF}"), "the Han range is left out of an English note's texts")
+    let mixed = try AnalysisScaffold("Buy 新鲜 basil and oat milk for the weekend.").schema().jsonSchema()
+    #expect(!mixed.contains("\u{4E00}-\u{9FFF}"))
+    #expect(AnalysisScaffold("Ask Gráinne and Phạm Minh Tuấn about it.").foreignCharacters.contains("\u{AC00}"))
+  }
+
   @Test("the schema copies every sentence as a constant, in order")
   func schemaCopiesSentences() throws {
     let scaffold = AnalysisScaffold("First we buy the paint today. Then Mia calls the landlord.")

@@ -1567,11 +1567,24 @@ def search_modes(r: "Run") -> None:
         r.b.wait_until(lambda: used() == "keyword", timeout=UI_S, what="the keyword fallback")
     # A transcript result opens at its segment.
     r.b.execute("location.hash = arguments[0];", f"#/search?q={word}&scope=transcript&mode=keyword")
-    hit = r.b.wait_until(lambda: [e for e in r.shown(tid("search-result")) if e.attribute("data-segment-start")],
-                         timeout=UI_S, what="a transcript result with a segment start")[0]
-    start = float(hit.attribute("data-segment-start"))
-    target = hit.attribute("data-id")
-    hit.find("a").click()
+    r.b.wait_until(lambda: used() == "keyword", timeout=UI_S, what="the page to search by keyword again")
+
+    def open_hit() -> tuple[float, str] | None:
+        # The list may still be re-rendered under the test (the previous mode's answer arriving
+        # late); a result replaced between finding and clicking it is looked up again.
+        hits = [e for e in r.shown(tid("search-result")) if e.attribute("data-segment-start")]
+        if not hits:
+            return None
+        try:
+            found = (float(hits[0].attribute("data-segment-start")), hits[0].attribute("data-id"))
+            hits[0].find("a").click()
+            return found
+        except WebDriverError as e:
+            if "stale element" in str(e):
+                return None
+            raise
+
+    start, target = r.b.wait_until(open_hit, timeout=UI_S, what="a transcript result with a segment start, opened")
     r.b.wait_until(lambda: rendered(r.b, tid("note-page")) and r.b.find(tid("note-page")).attribute("data-id") == target,
                    timeout=UI_S, what="the result's note")
     audio = r.b.find(tid("note-audio"))

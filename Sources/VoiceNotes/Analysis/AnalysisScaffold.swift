@@ -13,10 +13,31 @@ struct AnalysisScaffold: Sendable {
   /// The transcript's sentences, in order, as the answer copies them.
   let sentences: [String]
 
+  /// Characters the model may not write, as the inside of a regular-expression class: the
+  /// Chinese, Japanese and Korean scripts when the transcript has none of them. The Qwen models
+  /// sometimes drift into Chinese in the middle of an English title ("coffee beans,新鲜").
+  let foreignCharacters: String
+
   /// The scaffold for `transcript`.
   init(_ transcript: String) {
     sentences = Self.sentences(of: transcript)
+    let usesEastAsianScript = transcript.unicodeScalars.contains { scalar in
+      Self.eastAsianRanges.contains { $0.contains(scalar.value) }
+    }
+    foreignCharacters =
+      usesEastAsianScript
+      ? ""
+      : Self.eastAsianRanges.map {
+        "\(Character(Unicode.Scalar($0.lowerBound)!))-\(Character(Unicode.Scalar($0.upperBound)!))"
+      }.joined()
   }
+
+  /// Code points of the Chinese, Japanese and Korean scripts and their punctuation and full-width
+  /// forms.
+  static let eastAsianRanges: [ClosedRange<UInt32>] = [
+    0x1100...0x11FF, 0x2E80...0x2FDF, 0x3000...0x303F, 0x3040...0x30FF, 0x3100...0x31FF, 0x3400...0x4DBF,
+    0x4E00...0x9FFF, 0xAC00...0xD7AF, 0xF900...0xFAFF, 0xFF00...0xFFEF,
+  ]
 
   /// Tasks one sentence may state.
   static let tasksPerSentence = 3
@@ -34,7 +55,13 @@ struct AnalysisScaffold: Sendable {
   /// constant), the names in it with what each names, and the tasks it states, each with its
   /// state before its text.
   func schema() throws -> GenerationSchema {
-    let line = { (pattern: String) in DynamicGenerationSchema(type: String.self, guides: [.pattern(pattern)]) }
+    let excluded = foreignCharacters
+    let line = { (pattern: String) in
+      // Every free text's pattern is a negated class with a length; the transcript's missing
+      // scripts join what the class leaves out.
+      DynamicGenerationSchema(
+        type: String.self, guides: [.pattern(pattern.replacingOccurrences(of: "[^", with: "[^" + excluded))])
+    }
     let name = DynamicGenerationSchema(
       name: "Name",
       properties: [
