@@ -49,6 +49,8 @@ struct AnalysisScaffold: Sendable {
   /// given a place for the task a speaker decides against puts it there, where told only to leave
   /// it out it lists it as one to do.
   static let states = ["to do", "done", "cancelled", "event"]
+  /// The states whose tasks are action items.
+  static let actionStates: Set = ["to do", "done"]
 
   /// The schema the answer follows: the title, summary and tags with `NoteAnalysis`'s guides,
   /// then `sentences`, an object whose properties "1", "2", … each hold one sentence's text (a
@@ -56,25 +58,23 @@ struct AnalysisScaffold: Sendable {
   /// state before its text.
   func schema() throws -> GenerationSchema {
     let excluded = foreignCharacters
-    let line = { (pattern: String) in
-      // Every free text's pattern is a negated class with a length; the transcript's missing
-      // scripts join what the class leaves out.
-      DynamicGenerationSchema(
-        type: String.self, guides: [.pattern(pattern.replacingOccurrences(of: "[^", with: "[^" + excluded))])
+    let line = { (pattern: (String) -> String) in
+      DynamicGenerationSchema(type: String.self, guides: [.pattern(pattern(excluded))])
     }
     let name = DynamicGenerationSchema(
       name: "Name",
       properties: [
-        .init(name: "name", schema: line(NoteAnalysis.namePattern)),
+        .init(name: "name", schema: line(NoteAnalysis.namePattern(excluding:))),
         .init(name: "kind", schema: DynamicGenerationSchema(type: String.self, guides: [.anyOf(Self.kinds)])),
       ])
     let task = DynamicGenerationSchema(
       name: "Task",
       properties: [
         .init(name: "state", schema: DynamicGenerationSchema(type: String.self, guides: [.anyOf(Self.states)])),
-        .init(name: "task", schema: line(NoteAnalysis.taskPattern)),
+        .init(name: "task", schema: line(NoteAnalysis.taskPattern(excluding:))),
         .init(
-          name: "people", schema: DynamicGenerationSchema(arrayOf: line(NoteAnalysis.namePattern), maximumElements: 6)),
+          name: "people",
+          schema: DynamicGenerationSchema(arrayOf: line(NoteAnalysis.namePattern(excluding:)), maximumElements: 6)),
       ])
     let entries = sentences.enumerated().map { index, sentence in
       DynamicGenerationSchema.Property(
@@ -96,12 +96,12 @@ struct AnalysisScaffold: Sendable {
     let root = DynamicGenerationSchema(
       name: "NoteAnalysis",
       properties: [
-        .init(name: "title", schema: line(NoteAnalysis.titlePattern)),
-        .init(name: "summary", schema: line(NoteAnalysis.summaryPattern)),
+        .init(name: "title", schema: line(NoteAnalysis.titlePattern(excluding:))),
+        .init(name: "summary", schema: line(NoteAnalysis.summaryPattern(excluding:))),
         .init(
           name: "tags",
           schema: DynamicGenerationSchema(
-            arrayOf: line(NoteAnalysis.tagPattern), minimumElements: 1, maximumElements: 5)),
+            arrayOf: line(NoteAnalysis.tagPattern(excluding:)), minimumElements: 1, maximumElements: 5)),
         .init(name: "sentences", schema: DynamicGenerationSchema(name: "Sentences", properties: entries)),
       ])
     return try GenerationSchema(root: root, dependencies: [name, task])
@@ -124,7 +124,7 @@ struct AnalysisScaffold: Sendable {
       let names = TranscriptNames(text)
       for task in try sentence.value([GeneratedContent].self, forProperty: "tasks") {
         let state = try task.value(String.self, forProperty: "state")
-        guard state == "to do" || state == "done" else { continue }
+        guard Self.actionStates.contains(state) else { continue }
         tasks.append(
           AnalyzedActionItem(
             isCompleted: state == "done",

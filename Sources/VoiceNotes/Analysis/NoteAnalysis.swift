@@ -38,22 +38,32 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// Three to eight words of at most 16 characters, separated by single spaces: enforced while
   /// decoding, so a title is never a single word or a copied paragraph. Quotes and backslashes
   /// are left out, which keeps the JSON simple.
-  public static let titlePattern = #"^[^ "\\\n]{1,16}( [^ "\\\n]{1,16}){2,7}$"#
+  public static let titlePattern = titlePattern(excluding: "")
 
   /// At most 600 characters. Every free text has such a bound, enforced while decoding: a small
   /// model that falls into a loop inside a string ("#/#/####...") has to close it and go on,
   /// instead of spending the whole response budget on it.
-  public static let summaryPattern = line(atMost: 600)
+  public static let summaryPattern = summaryPattern(excluding: "")
 
   /// A tag: lowercase (no capital letter A to Z; the app lowercases the rest), at most 40
   /// characters.
-  public static let tagPattern = line(atMost: 40, excluding: "A-Z")
+  public static let tagPattern = tagPattern(excluding: "")
 
   /// A person's name: at most 60 characters.
-  public static let namePattern = line(atMost: 60)
+  public static let namePattern = namePattern(excluding: "")
 
   /// A task: at most 160 characters.
-  public static let taskPattern = line(atMost: 160)
+  public static let taskPattern = taskPattern(excluding: "")
+
+  // The same patterns, leaving out the characters of the class `excluded` as well (an analysis
+  // of a transcript without East Asian scripts leaves those out).
+  static func titlePattern(excluding excluded: String) -> String {
+    #"^[^ \#(excluded)"\\\n]{1,16}( [^ \#(excluded)"\\\n]{1,16}){2,7}$"#
+  }
+  static func summaryPattern(excluding excluded: String) -> String { line(atMost: 600, excluding: excluded) }
+  static func tagPattern(excluding excluded: String) -> String { line(atMost: 40, excluding: "A-Z" + excluded) }
+  static func namePattern(excluding excluded: String) -> String { line(atMost: 60, excluding: excluded) }
+  static func taskPattern(excluding excluded: String) -> String { line(atMost: 160, excluding: excluded) }
 
   /// One line of 1 to `length` characters without quotes or backslashes (which keeps the JSON
   /// simple), nor the characters of the class `excluded`.
