@@ -61,7 +61,8 @@ test: export VOICENOTES_SEED ?= 1
 test: servers lint
 	swift build --build-tests
 	@.build/debug/voicenotes models install $(SPEECH_MODELS) $(LANGUAGE_MODELS) $(SPEAKER_MODELS) $(EMBEDDING_MODELS)
-	swift test --skip-build --no-parallel
+	@set -o pipefail; swift test --skip-build --no-parallel 2>&1 | tee .build/swift-test.log \
+	  || { echo "Failed Swift tests (whole log in .build/swift-test.log):"; grep '✘' .build/swift-test.log; exit 1; }
 	python3 Tests/browser/test_webapp.py --program .build/debug/voicenotes
 	python3 Tests/openai/test_openai_client.py --program .build/debug/voicenotes
 	python3 Tests/torture/torture.py --quick --program .build/debug/voicenotes

@@ -81,18 +81,27 @@ struct LanguageModelSessionTests {
     }
   }
 
-  @Test("a second request while one runs throws concurrentRequests")
+  @Test("a second request while one runs throws concurrentRequests; the session is free again after")
   func concurrentRequests() async throws {
-    let session = LanguageModelSession(model: Self.tiny)
-    let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 40)
-    async let first = session.respond(to: "Count from one to twenty in words.", options: options)
-    try await Task.sleep(for: .milliseconds(100))
+    let held = HeldBackend(Self.tiny.backend)
+    let session = LanguageModelSession(model: SystemLanguageModel(backend: held))
+    let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 20)
+    let first = Task { try await session.respond(to: "Count from one to five in words.", options: options) }
+    var polls = 0
+    while !held.hasReply && polls < 600 {
+      try await Task.sleep(for: .milliseconds(50))
+      polls += 1
+    }
+    #expect(held.hasReply && session.isResponding)
     await #expect {
       _ = try await session.respond(to: "Hello", options: options)
     } throws: { error in
       guard case .concurrentRequests = error as? LanguageModelSession.GenerationError else { return false }
       return true
     }
-    _ = try await first
+    held.open()
+    #expect(try await !first.value.content.isEmpty)
+    #expect(!session.isResponding)
+    #expect(try await !session.respond(to: "Hello", options: options).content.isEmpty)
   }
 }
