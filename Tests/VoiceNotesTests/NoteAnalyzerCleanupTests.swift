@@ -66,6 +66,17 @@ struct NoteAnalyzerCleanupTests {
     #expect(cleaned.actionItems.first?.people == ["Priya"])
   }
 
+  @Test("a task that names people is about them alone; one that names nobody keeps the people given")
+  func namedTaskPeople() {
+    let plans = "Priya and Tom are coming on Sunday. Ask Tom to bring the salad, and Priya will book the table."
+    let cleaned = NoteAnalyzer.cleaned(
+      analysis(
+        people: ["Priya", "Tom"],
+        tasks: [("Ask Tom to bring the salad", ["Tom", "Priya"]), ("Book the table", ["Priya"]), ("Bring a salad", [])]),
+      transcript: plans)
+    #expect(cleaned.actionItems.map(\.people) == [["Tom"], ["Priya"], []])
+  }
+
   @Test("tasks about things the transcript never mentions are dropped; reworded ones stay")
   func tasksMustBeGrounded() {
     let car = "Registration renewal came in the mail, due on the fifteenth. Book the oil change."

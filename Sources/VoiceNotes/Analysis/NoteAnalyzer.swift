@@ -198,11 +198,12 @@ public struct NoteAnalyzer: Sendable {
     // Someone a task involves is someone the note names, even when the model left them out of
     // the note's people.
     result.people = people(analysis.people + result.actionItems.flatMap(\.people), names: names)
-    // A task's own words name its people too ("Email Dale the measurements").
+    // A task that names people ("Email Dale the measurements") is about them, and not about
+    // the others of its sentence that a small model tends to attach as well.
     for index in result.actionItems.indices {
       let task = TranscriptNames(result.actionItems[index].task)
       let named = result.people.filter { task.mentions($0) }
-      result.actionItems[index].people = unique(named + result.actionItems[index].people)
+      if !named.isEmpty { result.actionItems[index].people = named }
     }
     result.tags = unique(
       analysis.tags.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
