@@ -72,7 +72,9 @@ struct NoteAnalyzerCleanupTests {
     let cleaned = NoteAnalyzer.cleaned(
       analysis(
         people: ["Priya", "Tom"],
-        tasks: [("Ask Tom to bring the salad", ["Tom", "Priya"]), ("Book the table", ["Priya"]), ("Bring a salad", [])]),
+        tasks: [
+          ("Ask Tom to bring the salad", ["Tom", "Priya"]), ("Book the table", ["Priya"]), ("Bring a salad", []),
+        ]),
       transcript: plans)
     #expect(cleaned.actionItems.map(\.people) == [["Tom"], ["Priya"], []])
   }
