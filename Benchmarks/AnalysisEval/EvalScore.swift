@@ -48,6 +48,19 @@ struct EvalScore {
     details.append("\(example.id): \(kind.rawValue): \(detail)")
   }
 
+  /// Counts a note whose analysis failed: its people and action items are all missed, so a
+  /// failure lowers recall instead of leaving the note out of it.
+  mutating func addFailure(_ example: EvalExample) {
+    failures += 1
+    let expected = Set(example.people.map { $0.lowercased() })
+    peopleExpected += expected.count
+    for person in expected { count(.missedPerson, example, person) }
+    for action in example.actions where action.optional != true {
+      actionsRequired += 1
+      count(.missedAction, example, action.keywords.joined(separator: " + "))
+    }
+  }
+
   mutating func add(
     _ example: EvalExample, _ analysis: NoteAnalysis, seconds: Double, promptTokens: Int, generatedTokens: Int
   ) {

@@ -69,8 +69,8 @@ for name in modelNames {
         Data(String(format: "[%@ %d/%d] %@ %.1f s\n", name, index + 1, examples.count, example.id, seconds).utf8))
       if verbose { FileHandle.standardError.write(Data("  \(analysis.generatedContent.jsonString)\n".utf8)) }
     } catch {
-      score.failures += 1
-      halves[half(position)]?.failures += 1
+      score.addFailure(example)
+      halves[half(position)]?.addFailure(example)
       FileHandle.standardError.write(
         Data("[\(name) \(index + 1)/\(examples.count)] \(example.id) failed: \(error)\n".utf8))
     }
