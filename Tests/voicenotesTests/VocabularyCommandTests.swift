@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 import VoiceNotes
@@ -49,5 +50,21 @@ struct VocabularyCommandTests {
     let missing = try voicenotes(["vocabulary", "remove", "Nobody"], library: library)
     #expect(missing.status == 1)
     #expect(missing.standardError.split(separator: "\n").count == 1, "\(missing.standardError)")
+  }
+
+  @Test("processes that add terms at the same moment each keep their term")
+  func concurrentAddsAreAllKept() throws {
+    let folder = Fixtures.temporaryFolder("vocabulary-concurrent")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let library = folder.appendingPathComponent("library")
+    let names = (1...6).map { "Worker\($0)" }
+    let statuses = Mutex([Int32](repeating: -1, count: names.count))
+    DispatchQueue.concurrentPerform(iterations: names.count) { index in
+      let status = (try? voicenotes(["vocabulary", "add", names[index]], library: library))?.status ?? -1
+      statuses.withLock { $0[index] = status }
+    }
+    #expect(statuses.withLock { $0 } == Array(repeating: 0, count: names.count))
+    let listed = try voicenotes(["vocabulary", "list"], library: library).standardOutput
+    #expect(Set(listed.split(separator: "\n").map(String.init)) == Set(names), "\(listed)")
   }
 }

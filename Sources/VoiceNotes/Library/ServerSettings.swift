@@ -53,6 +53,30 @@ public struct ServerSettings: Sendable, Equatable, Codable {
     }
   }
 
+  /// Loads the settings in `file`, lets `change` edit them and saves the result, returning what
+  /// `change` returns. A lock beside the file is held throughout, so that two processes changing
+  /// the settings at once both keep their change; nothing is saved when `change` throws.
+  public static func update<Result>(
+    in file: URL, _ change: (inout ServerSettings) throws -> Result
+  ) throws -> Result {
+    let lock = LibraryLock(
+      file: file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).lock"))
+    do {
+      try lock.acquire()
+    } catch {
+      let reason =
+        if case .lockFailed(_, let detail) = error as? PipelineError { detail } else {
+          FileSystemFailure.reason(for: error)
+        }
+      throw ServerSettingsError.unwritable(path: file.path, reason: reason)
+    }
+    defer { lock.release() }
+    var settings = try load(from: file)
+    let result = try change(&settings)
+    try settings.save(to: file)
+    return result
+  }
+
   /// Writes the settings to `file` atomically (a partial file renamed into place), readable by the
   /// owner only, since it may hold API keys.
   public func save(to file: URL) throws(ServerSettingsError) {

@@ -94,7 +94,39 @@ public struct PersonalVocabulary: Codable, Equatable, Sendable {
     }
   }
 
-  /// Writes the vocabulary into `library`, atomically.
+  /// Loads the library's vocabulary, lets `change` edit it and saves the result, returning what
+  /// `change` returns. The library's vocabulary lock is held throughout, so when several
+  /// processes edit the list at once every edit is kept; nothing is saved when `change` throws.
+  public static func update<Result>(
+    in library: URL, _ change: (inout PersonalVocabulary) throws -> Result
+  ) throws -> Result {
+    let lock = try editLock(in: library)
+    defer { lock.release() }
+    var vocabulary = try load(from: library)
+    let result = try change(&vocabulary)
+    try vocabulary.save(to: library)
+    return result
+  }
+
+  /// Takes the lock that serialises edits of `library`'s vocabulary (waiting for another process
+  /// to finish its edit), creating the library folder first when it is new.
+  private static func editLock(in library: URL) throws(VocabularyError) -> LibraryLock {
+    let lock = LibraryLock(file: library.appendingPathComponent(".vocabulary.lock"))
+    do {
+      try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+      try lock.acquire()
+    } catch {
+      let detail =
+        if case .lockFailed(_, let detail) = error as? PipelineError { detail } else {
+          FileSystemFailure.reason(for: error)
+        }
+      throw .unwritable(path: file(in: library).path, detail: detail)
+    }
+    return lock
+  }
+
+  /// Writes the vocabulary into `library`, atomically. Use ``update(in:_:)`` to change the saved
+  /// list, so that a concurrent edit is not lost.
   public func save(to library: URL) throws {
     let url = Self.file(in: library)
     do {
@@ -115,13 +147,19 @@ public struct PersonalVocabulary: Codable, Equatable, Sendable {
     let list = file(in: library)
     // Every command that opens the library asks for this: with no list there is nothing to read.
     guard FileManager.default.fileExists(atPath: list.path) else { return nil }
-    let vocabulary = try load(from: library)
-    guard !vocabulary.terms.isEmpty else { return nil }
+    guard try !load(from: library).terms.isEmpty else { return nil }
     let folder = library.appendingPathComponent(".vocabulary", isDirectory: true)
     let configuration = SpeechLanguageModel.Configuration(
       languageModel: folder.appendingPathComponent("model.json"), vocabulary: nil,
       weight: SpeechLanguageModel.Configuration.defaultWeight)
     if isNewer(configuration.languageModel, than: list) { return configuration }
+    // Two processes that find the model stale compile it one after the other, and the second
+    // finds it fresh.
+    let lock = try editLock(in: library)
+    defer { lock.release() }
+    if isNewer(configuration.languageModel, than: list) { return configuration }
+    let vocabulary = try load(from: library)
+    guard !vocabulary.terms.isEmpty else { return nil }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let data = CustomLanguageModelData(
       locale: Locale(identifier: "en_US"), identifier: "voicenotes.vocabulary", version: "1")

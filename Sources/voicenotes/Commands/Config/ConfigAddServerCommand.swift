@@ -43,11 +43,9 @@ struct ConfigAddServerCommand: ParsableCommand {
         message: "\(library.path): cannot make the library folder (\(FileSystemFailure.reason(for: error)))")
     }
     let file = LibraryConfiguration.settingsFile(in: library)
-    var settings = try ServerSettings.load(from: file)
-    var servers = kind.servers(in: settings).filter { $0.url != server.url }
-    servers.append(server)
-    kind.set(servers, in: &settings)
-    try settings.save(to: file)
+    try ServerSettings.update(in: file) { settings in
+      kind.set(kind.servers(in: settings).filter { $0.url != server.url } + [server], in: &settings)
+    }
     print("\(kind.rawValue) server added: \(ConfigCommand.describe(server))")
   }
 }

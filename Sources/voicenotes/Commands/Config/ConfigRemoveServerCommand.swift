@@ -28,16 +28,16 @@ struct ConfigRemoveServerCommand: ParsableCommand {
   func run() async throws {
     try LibraryOption.requireExisting(library)
     let file = LibraryConfiguration.settingsFile(in: library)
-    var settings = try ServerSettings.load(from: file)
-    let servers = kind.servers(in: settings)
-    guard servers.contains(where: { $0.url == url }) else {
-      let listed = servers.map(\.url.absoluteString).joined(separator: ", ")
-      throw CommandFailure(
-        message: "\(url.absoluteString) is not a \(kind.rawValue) server of this library"
-          + (listed.isEmpty ? " (it has none)" : " (it has \(listed))"))
+    try ServerSettings.update(in: file) { settings in
+      let servers = kind.servers(in: settings)
+      guard servers.contains(where: { $0.url == url }) else {
+        let listed = servers.map(\.url.absoluteString).joined(separator: ", ")
+        throw CommandFailure(
+          message: "\(url.absoluteString) is not a \(kind.rawValue) server of this library"
+            + (listed.isEmpty ? " (it has none)" : " (it has \(listed))"))
+      }
+      kind.set(servers.filter { $0.url != url }, in: &settings)
     }
-    kind.set(servers.filter { $0.url != url }, in: &settings)
-    try settings.save(to: file)
     print("\(kind.rawValue) server removed: \(url.absoluteString)")
   }
 }

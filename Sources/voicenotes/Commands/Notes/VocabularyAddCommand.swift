@@ -22,13 +22,14 @@ struct VocabularyAddCommand: ParsableCommand {
   }
 
   func run() async throws {
-    var vocabulary = try PersonalVocabulary.load(from: library)
-    let added = try vocabulary.add(terms)
-    try vocabulary.save(to: library)
+    let (added, allTerms) = try PersonalVocabulary.update(in: library) { vocabulary in
+      let added = try vocabulary.add(terms)
+      return (added, vocabulary.terms)
+    }
     // Compile now, so a mistake shows here rather than in the next transcription.
     _ = try await PersonalVocabulary.prepared(in: library)
     if json {
-      try OutputOptions.printJSON(["added": added, "terms": vocabulary.terms])
+      try OutputOptions.printJSON(["added": added, "terms": allTerms])
       return
     }
     for term in added { print("added \(NoteFormatting.terminalText(term))") }

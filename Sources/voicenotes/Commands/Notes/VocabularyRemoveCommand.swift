@@ -22,9 +22,7 @@ struct VocabularyRemoveCommand: ParsableCommand {
   }
 
   func run() async throws {
-    var vocabulary = try PersonalVocabulary.load(from: library)
-    let (removed, missing) = vocabulary.remove(terms)
-    try vocabulary.save(to: library)
+    let (removed, missing) = try PersonalVocabulary.update(in: library) { $0.remove(terms) }
     if json {
       try OutputOptions.printJSON(["removed": removed, "missing": missing])
     } else {
