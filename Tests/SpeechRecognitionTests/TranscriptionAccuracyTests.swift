@@ -17,7 +17,10 @@ struct TranscriptionAccuracyTests {
     #expect(transcript.language == "en")
   }
 
-  @Test("the LibriVox utterances have a word error rate of at most 3%")
+  /// One word in 71 is the reader's own slip ("a more a amiable", which Whisper writes as she
+  /// meant it); greedy decoding alone also heard "ill disposed" as "ill-sposed" (2.8%), which the
+  /// beam's second look at unsure segments gives back.
+  @Test("the LibriVox utterances have a word error rate of at most 2%")
   func librivox() async throws {
     let utterances = Fixtures.librivox
     try #require(utterances.count == 5, "pocketsphinx-testdata is missing; run make deps")
@@ -29,7 +32,7 @@ struct TranscriptionAccuracyTests {
       total = total + rate
     }
     print("LibriVox WER with base: \(total)")
-    #expect(total.rate <= 0.03, "WER \(total)")
+    #expect(total.rate <= 0.02, "WER \(total)")
   }
 
   @Test("the language is detected when none is given")

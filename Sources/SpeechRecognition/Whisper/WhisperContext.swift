@@ -123,11 +123,44 @@ actor WhisperContext {
     return (segments.segments, language)
   }
 
-  /// Runs `whisper_full` over `input` (the joined signal of `timeline`) on `state`.
+  /// Runs `whisper_full` over `input` (the joined signal of `timeline`) on `state`; with
+  /// ``WhisperDecodingOptions/recheck``, greedily, decoding unsure segments again with the beam.
   private func run(
     _ input: [Float], timeline: SpeechTimeline, state: OpaquePointer, options: WhisperDecodingOptions,
     shouldAbort: @escaping @Sendable () -> Bool, onSegment: @escaping @Sendable (WhisperSegment) -> Void
   ) throws(SpeechTranscriptionError) -> String? {
+    // A custom language model: favoured tokens through the logits filter, commands through the
+    // grammar. The filter outlives every decode below.
+    let filter = options.steering.map(logitsFilter(for:))
+    let callbacks = TranscriptionCallbacks(
+      timeline: timeline, shouldAbort: shouldAbort, onSegment: onSegment, endOfText: whisper_token_eot(context))
+    var firstPass = options
+    if let recheck = options.recheck, options.beamSize > 1, !options.singleSegment {
+      firstPass.beamSize = 1
+      firstPass.bestOf = options.bestOf ?? options.beamSize
+      var beamPass = options
+      beamPass.recheck = nil
+      callbacks.recheck = SegmentRedecoder(
+        policy: recheck, context: context, input: input, timeline: timeline, options: beamPass, filter: filter,
+        shouldAbort: shouldAbort)
+    }
+    let status = Self.decode(
+      input, context: context, state: state, options: firstPass, filter: filter, callbacks: callbacks)
+    withExtendedLifetime(filter) {}
+    if shouldAbort() { throw .cancelled }
+    guard status == 0 else {
+      throw .engineFailure(detail: "whisper_full returned \(status)")
+    }
+    let languageID = whisper_full_lang_id_from_state(state)
+    return languageID >= 0 ? whisper_lang_str(languageID).map { String(cString: $0) } : options.language
+  }
+
+  /// Calls `whisper_full` on `state` with `options`, reporting segments to `callbacks`; returns
+  /// whisper.cpp's status. Only the engine thread calls this.
+  fileprivate static func decode(
+    _ input: [Float], context: OpaquePointer, state: OpaquePointer, options: WhisperDecodingOptions,
+    filter: WhisperLogitsFilter?, callbacks: TranscriptionCallbacks
+  ) -> Int32 {
     var parameters = whisper_full_default_params(
       options.beamSize > 1 ? WHISPER_SAMPLING_BEAM_SEARCH : WHISPER_SAMPLING_GREEDY)
     parameters.n_threads = Int32(options.threads)
@@ -157,10 +190,6 @@ actor WhisperContext {
     parameters.language = UnsafePointer(language)
     if let prompt { parameters.initial_prompt = UnsafePointer(prompt) }
     parameters.carry_initial_prompt = options.carryInitialPrompt
-
-    // A custom language model: favoured tokens through the logits filter, commands through the
-    // grammar. The filter owns the grammar's elements and outlives the decode below.
-    let filter = options.steering.map(logitsFilter(for:))
     if let filter {
       parameters.logits_filter_callback = whisperFilterLogits
       parameters.logits_filter_callback_user_data = Unmanaged.passUnretained(filter).toOpaque()
@@ -171,24 +200,13 @@ actor WhisperContext {
         parameters.grammar_penalty = WhisperLogitsFilter.grammarPenalty
       }
     }
-
-    let callbacks = TranscriptionCallbacks(
-      timeline: timeline, shouldAbort: shouldAbort, onSegment: onSegment, endOfText: whisper_token_eot(context))
     let box = Unmanaged.passRetained(callbacks)
     defer { box.release() }
     parameters.new_segment_callback = whisperNewSegment
     parameters.new_segment_callback_user_data = box.toOpaque()
     parameters.abort_callback = whisperShouldAbort
     parameters.abort_callback_user_data = box.toOpaque()
-
-    let status = whisper_full_with_state(context, state, parameters, input, Int32(input.count))
-    withExtendedLifetime(filter) {}
-    if shouldAbort() { throw .cancelled }
-    guard status == 0 else {
-      throw .engineFailure(detail: "whisper_full returned \(status)")
-    }
-    let languageID = whisper_full_lang_id_from_state(state)
-    return languageID >= 0 ? whisper_lang_str(languageID).map { String(cString: $0) } : options.language
+    return whisper_full_with_state(context, state, parameters, input, Int32(input.count))
   }
 
   /// The logits filter for `steering`, prepared on first use and kept for the next decodes.
@@ -262,22 +280,28 @@ private final class SegmentCollector: @unchecked Sendable {
 /// State shared with whisper.cpp's C callbacks through their user-data pointer.
 private final class TranscriptionCallbacks: @unchecked Sendable {
   let timeline: SpeechTimeline
+  /// Seconds from the start of the decoded signal to the start of `timeline`'s joined signal
+  /// (negative when the signal decoded is a stretch cut from later in it).
+  let offset: Double
   let shouldAbort: @Sendable () -> Bool
   let onSegment: @Sendable (WhisperSegment) -> Void
   let endOfText: Int32
+  /// Decodes unsure segments again, when the decode is greedy first.
+  var recheck: SegmentRedecoder?
 
   init(
-    timeline: SpeechTimeline, shouldAbort: @escaping @Sendable () -> Bool,
+    timeline: SpeechTimeline, offset: Double = 0, shouldAbort: @escaping @Sendable () -> Bool,
     onSegment: @escaping @Sendable (WhisperSegment) -> Void, endOfText: Int32
   ) {
     self.timeline = timeline
+    self.offset = offset
     self.shouldAbort = shouldAbort
     self.onSegment = onSegment
     self.endOfText = endOfText
   }
 
   func time(_ centiseconds: Int64) -> Double {
-    timeline.originalTime(Double(centiseconds) / 100)
+    timeline.originalTime(Double(centiseconds) / 100 - offset)
   }
 
   func segment(_ context: OpaquePointer, _ state: OpaquePointer, _ index: Int32) -> WhisperSegment {
@@ -296,6 +320,140 @@ private final class TranscriptionCallbacks: @unchecked Sendable {
       tokens: tokens,
       noSpeechProbability: whisper_full_get_segment_no_speech_prob_from_state(state, index))
   }
+
+  /// Reports segments `indices` of `state`, the ones whisper.cpp has just decoded (a window's),
+  /// or what the recheck decodes in place of the unsure ones.
+  func report(_ context: OpaquePointer, _ state: OpaquePointer, _ indices: Range<Int32>) {
+    let segments = indices.map { segment(context, state, $0) }
+    guard let recheck, !shouldAbort() else {
+      segments.forEach(onSegment)
+      return
+    }
+    guard !recheck.replacedWholeSignal else { return }
+    if recheck.fitsOneWindow {
+      // Decoded again whole, just as without the recheck: a short note's words then never
+      // depend on where a stretch was cut.
+      if segments.contains(where: { recheck.policy.isUnsure($0.tokens) }),
+        let replacement = recheck.redecodeWholeSignal(replacing: segments)
+      {
+        replacement.forEach(onSegment)
+      } else {
+        segments.forEach(onSegment)
+      }
+      return
+    }
+    for (index, segment) in zip(indices, segments) {
+      let start = Double(whisper_full_get_segment_t0_from_state(state, index)) / 100
+      let end = Double(whisper_full_get_segment_t1_from_state(state, index)) / 100
+      if recheck.policy.isUnsure(segment.tokens),
+        let replacement = recheck.redecode(
+          segment, spanning: start...max(start, end), endsWindow: index + 1 == indices.upperBound)
+      {
+        replacement.forEach(onSegment)
+      } else {
+        recheck.heard(segment.text)
+        onSegment(segment)
+      }
+    }
+  }
+}
+
+/// Decodes the stretch of audio around an unsure segment again, with beam search, on a second
+/// decoding state (the first is in the middle of its decode).
+private final class SegmentRedecoder: @unchecked Sendable {
+  let policy: SegmentRecheck
+  private let context: OpaquePointer
+  private let input: [Float]
+  private let timeline: SpeechTimeline
+  private let options: WhisperDecodingOptions
+  private let filter: WhisperLogitsFilter?
+  private let shouldAbort: @Sendable () -> Bool
+  private var state: OpaquePointer?
+  /// The text reported so far, the prompt that gives the beam the context the greedy decode had.
+  private var previousText = ""
+
+  init(
+    policy: SegmentRecheck, context: OpaquePointer, input: [Float], timeline: SpeechTimeline,
+    options: WhisperDecodingOptions, filter: WhisperLogitsFilter?, shouldAbort: @escaping @Sendable () -> Bool
+  ) {
+    self.policy = policy
+    self.context = context
+    self.input = input
+    self.timeline = timeline
+    self.options = options
+    self.filter = filter
+    self.shouldAbort = shouldAbort
+  }
+
+  deinit { if let state { whisper_free_state(state) } }
+
+  /// Characters of the text before an unsure segment given to the beam as its prompt: a
+  /// sentence or two of context (names, spelling) without the cost of Whisper's full 224-token
+  /// prompt, whose logits alone take about 45 MB.
+  static let promptLength = 200
+
+  /// Notes text that was reported, as context for later decodes.
+  func heard(_ text: String) {
+    previousText = String((previousText + text).suffix(Self.promptLength))
+  }
+
+  /// Whether the whole signal fits in one of Whisper's 30 s windows.
+  var fitsOneWindow: Bool { input.count <= 30 * Int(AudioFormat.speechAnalysis.sampleRate) }
+  /// Whether ``redecodeWholeSignal(replacing:)`` replaced everything: later segments of the
+  /// greedy decode are then dropped.
+  private(set) var replacedWholeSignal = false
+
+  /// The segments the beam hears in the whole signal, or nil when its text is not to be trusted
+  /// over the greedy `segments`.
+  func redecodeWholeSignal(replacing segments: [WhisperSegment]) -> [WhisperSegment]? {
+    let found = decode(input, offset: 0, prompt: options.initialPrompt)
+    guard let found, policy.accepts(found.map(\.text).joined(), for: segments.map(\.text).joined()) else {
+      return nil
+    }
+    replacedWholeSignal = true
+    return found
+  }
+
+  /// The segments the beam hears in `segment`'s stretch of the decoded signal (`span`, seconds;
+  /// `endsWindow` when it is the last of Whisper's window), or nil when the beam's text is not
+  /// to be trusted over the greedy text.
+  func redecode(_ segment: WhisperSegment, spanning span: ClosedRange<Double>, endsWindow: Bool) -> [WhisperSegment]? {
+    let sampleRate = AudioFormat.speechAnalysis.sampleRate
+    // The last segment of a window hands over to Whisper's next window, unless the signal ends
+    // within a second and no window follows.
+    let range = policy.audioRange(
+      of: span, endsWindow: endsWindow && span.upperBound < Double(input.count) / sampleRate - 1, in: input,
+      sampleRate: sampleRate)
+    guard !range.isEmpty else { return nil }
+    // Silence before the stretch, as before the whole signal: Whisper drops a word that starts
+    // at the first sample.
+    let leadIn = Int(0.3 * sampleRate)
+    let prompt = [options.initialPrompt, previousText.isEmpty ? nil : previousText].compactMap { $0 }
+    let found = decode(
+      [Float](repeating: 0, count: leadIn) + input[range], offset: Double(leadIn - range.lowerBound) / sampleRate,
+      prompt: prompt.isEmpty ? nil : prompt.joined(separator: " "))
+    guard let found else { return nil }
+    let text = found.map(\.text).joined()
+    guard policy.accepts(text, for: segment.text) else { return nil }
+    heard(text)
+    return found
+  }
+
+  /// Decodes `samples` with the beam on the second state, primed with `prompt`; `offset` is
+  /// seconds from their start to the start of the joined signal. Nil when the decode failed.
+  private func decode(_ samples: [Float], offset: Double, prompt: String?) -> [WhisperSegment]? {
+    if state == nil { state = whisper_init_state(context) }
+    guard let state else { return nil }
+    var options = options
+    options.initialPrompt = prompt
+    let found = Mutex<[WhisperSegment]>([])
+    let callbacks = TranscriptionCallbacks(
+      timeline: timeline, offset: offset, shouldAbort: shouldAbort,
+      onSegment: { segment in found.withLock { $0.append(segment) } }, endOfText: whisper_token_eot(context))
+    let status = WhisperContext.decode(
+      samples, context: context, state: state, options: options, filter: filter, callbacks: callbacks)
+    return status == 0 ? found.withLock { $0 } : nil
+  }
 }
 
 // C callbacks live at file scope so they are not isolated to any actor; they run on the engine thread.
@@ -306,9 +464,7 @@ private func whisperNewSegment(
   guard let context, let state, let userData else { return }
   let callbacks = Unmanaged<TranscriptionCallbacks>.fromOpaque(userData).takeUnretainedValue()
   let total = whisper_full_n_segments_from_state(state)
-  for index in max(total - newCount, 0)..<total {
-    callbacks.onSegment(callbacks.segment(context, state, index))
-  }
+  callbacks.report(context, state, max(total - newCount, 0)..<total)
 }
 
 private func whisperShouldAbort(_ userData: UnsafeMutableRawPointer?) -> Bool {

@@ -39,16 +39,20 @@ struct WhisperDecodingOptions: Sendable, Equatable {
   /// Fit the encoder window to a recording whose speech is shorter than Whisper's 30 s (see
   /// ``fittedAudioContext(forSamples:sampleRate:)``) when ``audioContext`` is 0.
   var fitsAudioContext = false
+  /// Decode greedily, and decode again with beam search of width ``beamSize`` only the segments
+  /// this names unsure (see ``SegmentRecheck``); nil decodes everything with ``beamSize``.
+  var recheck: SegmentRecheck?
 
-  /// Defaults for files, tuned for accuracy on two cores: beam search of width 5 (or the
-  /// configured width; greedy decoding then samples five candidates at each raised temperature
-  /// of the fallback), all cores, VAD when present, and an encoder window fitted to short speech
-  /// when configured.
+  /// Defaults for files, tuned for accuracy and speed on two cores: greedy decoding, with the
+  /// segments it was unsure of decoded again by beam search of width 5 (``SegmentRecheck``), all
+  /// cores, VAD when present, and an encoder window fitted to short speech when configured. A
+  /// configured beam width (`VOICENOTES_BEAM_SIZE`) decodes everything with that width instead;
+  /// greedy decoding samples five candidates at each raised temperature of the fallback.
   ///
-  /// Greedy decoding (`VOICENOTES_BEAM_SIZE=1`) takes half the CPU time and kept the 1.4% word
-  /// error rate on the benchmark's 136 s LibriVox recording and jfk.wav word for word, but wrote
-  /// one more word wrong on the five LibriVox utterances one by one (2.8%); so did the fitted
-  /// window. Neither is the default.
+  /// Greedy decoding alone takes half the CPU time of the beam and kept the 1.4% word error rate
+  /// on the benchmark's 136 s LibriVox recording and jfk.wav word for word, but heard "ill
+  /// disposed" as "ill-sposed" in one LibriVox utterance; the recheck gives that word back. The
+  /// fitted window also lost a word there, so it is not the default.
   static func standard(language: String?, voiceActivityModel: String?) -> WhisperDecodingOptions {
     let configuration = EngineConfiguration.current
     var options = WhisperDecodingOptions(
@@ -58,6 +62,7 @@ struct WhisperDecodingOptions: Sendable, Equatable {
       voiceActivityModel: configuration.usesVoiceActivityDetection ? voiceActivityModel : nil,
       initialPrompt: nil)
     if options.beamSize == 1 { options.bestOf = 5 }
+    if configuration.beamSize == nil { options.recheck = SegmentRecheck() }
     options.fitsAudioContext = configuration.fitsAudioContext
     return options
   }
