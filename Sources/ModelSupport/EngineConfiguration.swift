@@ -69,7 +69,8 @@ public struct EngineConfiguration: Sendable, Equatable {
   /// as `VOICENOTES_LANGUAGE_MODEL` names it when it is not an override; nil for the default.
   /// The language-model library checks the name, so a mistyped one is an error, not the default.
   public var languageModelName: String?
-  /// Whisper's beam width, when the environment sets it.
+  /// Whisper's beam width for every segment, when the environment sets it (1: greedy); unset,
+  /// files are decoded greedily and only the segments Whisper was unsure of with a beam of 5.
   public var beamSize: Int?
   /// The seed of random sampling when a request names none, so that runs repeat (tests,
   /// evaluations); nil draws a new seed for each response.
