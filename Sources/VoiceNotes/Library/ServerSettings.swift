@@ -59,17 +59,9 @@ public struct ServerSettings: Sendable, Equatable, Codable {
   public static func update<Result>(
     in file: URL, _ change: (inout ServerSettings) throws -> Result
   ) throws -> Result {
-    let lock = LibraryLock(
-      file: file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).lock"))
-    do {
-      try lock.acquire()
-    } catch {
-      let reason =
-        if case .lockFailed(_, let detail) = error as? PipelineError { detail } else {
-          FileSystemFailure.reason(for: error)
-        }
-      throw ServerSettingsError.unwritable(path: file.path, reason: reason)
-    }
+    let lock = try LibraryLock.held(
+      at: file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).lock")
+    ) { ServerSettingsError.unwritable(path: file.path, reason: $0) }
     defer { lock.release() }
     var settings = try load(from: file)
     let result = try change(&settings)

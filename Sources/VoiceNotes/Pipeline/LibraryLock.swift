@@ -38,6 +38,21 @@ final class LibraryLock: @unchecked Sendable {
     return true
   }
 
+  /// A lock on `file`, taken (waiting for another process to release it), for a short edit.
+  /// When it cannot be taken, throws what `failure` makes of the system's reason, so that each
+  /// caller reports it in its own words.
+  static func held<Failure: Error>(at file: URL, orThrow failure: (String) -> Failure) throws(Failure) -> LibraryLock {
+    let lock = LibraryLock(file: file)
+    do {
+      try lock.acquire()
+    } catch {
+      let detail =
+        if case .lockFailed(_, let detail) = error as? PipelineError { detail } else { error.localizedDescription }
+      throw failure(detail)
+    }
+    return lock
+  }
+
   /// Releases one acquisition; the lock is free when every acquisition is released.
   func release() {
     guardLock.lock()

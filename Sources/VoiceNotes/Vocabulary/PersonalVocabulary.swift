@@ -111,18 +111,15 @@ public struct PersonalVocabulary: Codable, Equatable, Sendable {
   /// Takes the lock that serialises edits of `library`'s vocabulary (waiting for another process
   /// to finish its edit), creating the library folder first when it is new.
   private static func editLock(in library: URL) throws(VocabularyError) -> LibraryLock {
-    let lock = LibraryLock(file: library.appendingPathComponent(".vocabulary.lock"))
+    let path = file(in: library).path
     do {
       try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
-      try lock.acquire()
     } catch {
-      let detail =
-        if case .lockFailed(_, let detail) = error as? PipelineError { detail } else {
-          FileSystemFailure.reason(for: error)
-        }
-      throw .unwritable(path: file(in: library).path, detail: detail)
+      throw .unwritable(path: path, detail: FileSystemFailure.reason(for: error))
     }
-    return lock
+    return try LibraryLock.held(at: library.appendingPathComponent(".vocabulary.lock")) {
+      VocabularyError.unwritable(path: path, detail: $0)
+    }
   }
 
   /// Writes the vocabulary into `library`, atomically. Use ``update(in:_:)`` to change the saved
