@@ -268,9 +268,14 @@ public struct NoteAnalyzer: Sendable {
   func split(_ text: String) async throws -> [String] {
     let room = try await model.contextSize - model.tokenCount(for: Self.instructionsWithSchema) - 120 - responseBudget
     // A piece is in the prompt once and copied into the answer, with JSON around each sentence.
+    // The earlier layout also puts the piece's schema, which lists every sentence, in the prompt.
+    let schemaInPrompt = layout == .schemaAfterTranscript
     let fits = { (piece: String) async throws -> Bool in
       let tokens = try await self.model.tokenCount(for: piece)
-      return tokens + AnalysisScaffold(piece).copiedTokens(transcriptTokens: tokens) <= room
+      let scaffold = AnalysisScaffold(piece)
+      let schemaTokens =
+        schemaInPrompt ? try await self.model.tokenCount(for: scaffold.schema().promptDescription()) : 0
+      return tokens + scaffold.copiedTokens(transcriptTokens: tokens) + schemaTokens <= room
     }
     guard room / 3 > 64 else {
       throw LanguageModelSession.GenerationError.exceededContextWindowSize(
