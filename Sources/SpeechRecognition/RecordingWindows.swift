@@ -85,10 +85,10 @@ final class RecordingWindows {
     // The window keeps the buffer read into, cut short; only the rest (less than half) is copied
     // into a fresh carry. Copying the window out instead would hold a second window's worth of
     // audio while it is transcribed.
-    var samples = Array(carry[cut.next...])
-    swap(&samples, &carry)
-    samples.removeSubrange(cut.end...)
-    let window = Window(start: carryStart, audio: AudioBuffer(format: .speechAnalysis, samples: samples))
+    let rest = Array(carry[cut.next...])
+    carry.removeSubrange(cut.end...)
+    let window = Window(start: carryStart, audio: AudioBuffer(format: .speechAnalysis, samples: carry))
+    carry = rest
     self.probabilities.removeFirst(min(cut.next / windowSize, probabilities.count))
     carryStart += cut.next
     return window

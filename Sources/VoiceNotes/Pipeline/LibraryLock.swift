@@ -1,3 +1,4 @@
+import AudioIO
 import Foundation
 
 /// An advisory lock on a library, so that only one process transcribes and analyses at a time.
@@ -47,7 +48,9 @@ final class LibraryLock: @unchecked Sendable {
       try lock.acquire()
     } catch {
       let detail =
-        if case .lockFailed(_, let detail) = error as? PipelineError { detail } else { error.localizedDescription }
+        if case .lockFailed(_, let detail) = error as? PipelineError { detail } else {
+          FileSystemFailure.reason(for: error)
+        }
       throw failure(detail)
     }
     return lock
