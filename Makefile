@@ -100,10 +100,12 @@ bench: servers deps
 	swift build -c release --product EmbeddingBenchmark
 	.build/release/EmbeddingBenchmark --runs 3
 	swift build -c release --product AppBenchmark
+	swift build -c release --product AnalysisEval
 	.build/release/AppBenchmark search
 	.build/release/AppBenchmark semantic --transcripts $(EVAL_FILE)
 	.build/release/AppBenchmark pipeline --models qwen-1.5b,qwen-0.5b
-	.build/release/AppBenchmark analysis --models qwen-1.5b,qwen-0.5b --notes $(EVAL_FILE)
+	.build/release/AppBenchmark analysis --models qwen-1.5b,qwen-0.5b --notes $(EVAL_FILE) \
+	  --baseline "$$(scripts/analysis-baseline.sh)"
 	python3 Benchmarks/web/bench.py --program .build/release/voicenotes \
 	  --library "$$(.build/release/AppBenchmark library --notes 100000)"
 	python3 Benchmarks/scale/bench.py --program .build/release/voicenotes

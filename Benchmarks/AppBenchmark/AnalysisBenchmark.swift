@@ -3,24 +3,26 @@ import LanguageModels
 import Synchronization
 import VoiceNotes
 
-/// Seconds per note of `NoteAnalyzer` on real transcripts, before and after the shared prefix
-/// (instructions and schema first, its KV state saved in a state file) and the skipping of the
-/// text the grammar forces, in fresh processes.
+/// Seconds per note of `NoteAnalyzer` on real transcripts, this build against the baseline: the
+/// analysis as it was when the speed issue was filed (the tree, engines and AnalysisEval that
+/// scripts/analysis-baseline.sh builds from the project's history), in fresh processes.
 ///
 /// Transcripts: the dev set's notes joined, in file order, into notes of about one minute (150
 /// words) and five minutes (750 words) of speech. Each run is a child process that analyses two
 /// notes of one length: the first is a cold note (a fresh process; for "after", with no state
 /// file), the second a warm note (same process); an "after" child with the state file the
-/// previous child wrote analyses the first note alone (warm-file). "Before" runs the earlier
-/// layout (the schema after the transcript) with no state files, every token sampled. Children
-/// alternate before/after; the table gives medians and
-/// ratios. It also gives where the time of an "after" note goes and the grammar's cost per token
-/// (grammar seconds over the forward pass plus sampler seconds of the same tokens: what an
-/// unconstrained token costs).
+/// previous child wrote analyses the first note alone (warm-file). "Before" is the baseline's
+/// AnalysisEval on the same two notes. Children alternate before/after; the table gives medians
+/// and ratios. It also gives where the time of an "after" note goes and the grammar's cost per
+/// token (grammar seconds over the forward pass plus sampler seconds of the same tokens: what an
+/// unconstrained token costs). Last, both AnalysisEvals score the dev set, half by half and
+/// alternating, for seconds per note beside the quality figures.
 struct AnalysisBenchmark {
   let models: [String]
   let runs: Int
   let notesFile: URL
+  /// The baseline's AnalysisEval.
+  let baseline: URL
   /// `1min`, `5min` or both.
   var lengths = ["1min", "5min"]
 
@@ -68,9 +70,12 @@ struct AnalysisBenchmark {
           for mode in order {
             if mode == "after-cold" { try? FileManager.default.removeItem(at: states) }
             // A warm-file child's second note would be one more warm note: it analyses one.
-            let child = try runChild(
-              model: name, mode: mode, length: length, notes: mode == "after-file" ? [first] : [first, second],
-              states: states)
+            let child =
+              mode == "before"
+              ? try runBaseline(model: name, length: length, notes: [first, second])
+              : try runChild(
+                model: name, mode: mode, length: length, notes: mode == "after-file" ? [first] : [first, second],
+                states: states)
             samples += child
             for sample in child {
               FileHandle.standardError.write(try JSONEncoder().encode(sample) + Data("\n".utf8))
@@ -83,6 +88,101 @@ struct AnalysisBenchmark {
         }
       }
       report(name, samples)
+      try compareOnDevSet(name)
+    }
+  }
+
+  /// Both AnalysisEvals on the dev set, half A then half B, the baseline first in each: seconds
+  /// per note (median over the notes of both halves) and each half's quality row.
+  private func compareOnDevSet(_ name: String) throws {
+    var seconds: [String: [Double]] = [:]
+    var rows: [String] = []
+    var header = ""
+    let current = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("AnalysisEval")
+    for half in ["A", "B"] {
+      for (label, program) in [("before", baseline), ("after", current)] {
+        let (output, errors) = try Self.run(program, ["--half", half, notesFile.path, name])
+        let lines = output.split(separator: "\n").map(String.init)
+        guard let index = lines.firstIndex(where: { $0.hasPrefix("model / notes") }), index + 1 < lines.count else {
+          throw BenchmarkError("\(program.path) printed no figures for half \(half)")
+        }
+        header = lines[index]
+        rows.append("\(label) \(half)  " + lines[index + 1])
+        seconds[label, default: []] += Self.noteSeconds(in: errors)
+        FileManager.default.fputs("analysis: dev set half \(half), \(label): done")
+      }
+    }
+    let before = Statistics.median(seconds["before"] ?? [])
+    let after = Statistics.median(seconds["after"] ?? [])
+    print("")
+    print("analysis, \(name), dev set (\(notesFile.lastPathComponent)), before = the baseline's AnalysisEval:")
+    print(
+      String(
+        format: "seconds per note, median of %d notes: %.1f before, %.1f after, ratio %.2f",
+        seconds["after"]?.count ?? 0,
+        before, after, after / before))
+    print("           " + header)
+    for row in rows { print(row) }
+  }
+
+  /// The seconds of each note in an AnalysisEval's progress lines ("[model 3/19] d05 12.6 s").
+  static func noteSeconds(in progress: String) -> [Double] {
+    progress.split(separator: "\n").compactMap { line in
+      guard line.hasPrefix("["), line.hasSuffix(" s") else { return nil }
+      return Double(line.dropLast(2).split(separator: " ").last ?? "")
+    }
+  }
+
+  /// Runs `program` with `arguments`, returning what it printed on standard output and error.
+  static func run(_ program: URL, _ arguments: [String]) throws -> (output: String, errors: String) {
+    let process = Process()
+    process.executableURL = program
+    process.arguments = arguments
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    // Standard error is read on its own thread so that neither pipe fills while the other is read.
+    let errorText = Mutex("")
+    let finished = DispatchSemaphore(value: 0)
+    Thread {
+      let data = errors.fileHandleForReading.readDataToEndOfFile()
+      errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+      finished.signal()
+    }.start()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    finished.wait()
+    guard process.terminationStatus == 0 else {
+      throw BenchmarkError("\(program.path) failed (status \(process.terminationStatus))")
+    }
+    return (String(decoding: data, as: UTF8.self), errorText.withLock { $0 })
+  }
+
+  /// The baseline's AnalysisEval on `notes`, as one before child: a sample per note, with only
+  /// its seconds (the baseline reports no more).
+  private func runBaseline(model: String, length: String, notes: [String]) throws -> [Sample] {
+    let input = FileManager.default.temporaryDirectory.appendingPathComponent("voicenotes-baseline-\(UUID()).jsonl")
+    defer { try? FileManager.default.removeItem(at: input) }
+    let lines = try notes.enumerated().map { index, note in
+      String(
+        decoding: try JSONSerialization.data(withJSONObject: [
+          "id": "n\(index + 1)", "transcript": note, "people": [String](), "actions": [[String: String]](),
+        ]), as: UTF8.self)
+    }
+    try lines.joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
+    let (_, errors) = try Self.run(baseline, [input.path, model])
+    let seconds = Self.noteSeconds(in: errors)
+    guard seconds.count == notes.count else {
+      throw BenchmarkError("the baseline analysed \(seconds.count) of \(notes.count) notes:\n\(errors)")
+    }
+    return seconds.enumerated().map { position, seconds in
+      Sample(
+        mode: "before", length: length, position: position, seconds: seconds, promptTokens: 0,
+        promptTokensEvaluated: 0, promptSeconds: 0, generatedTokens: 0, decodeSeconds: 0, samplingSeconds: 0,
+        grammarSeconds: 0, grammarRejections: 0, forcedTokens: 0, draftedTokens: 0, acceptedDraftTokens: 0,
+        prefixState: "baseline", requests: 1)
     }
   }
 
@@ -112,7 +212,7 @@ struct AnalysisBenchmark {
     print(
       "forward pass / sampler / grammar ms per generated token, tokens the grammar rejected, tokens it forced, drafted tokens taken of those tried):"
     )
-    for mode in ["before", "after-cold", "after-file"] {
+    for mode in ["after-cold", "after-file"] {
       for length in lengths {
         for position in [0, 1] {
           let group = samples.filter { $0.mode == mode && $0.length == length && $0.position == position }
@@ -193,10 +293,8 @@ struct AnalysisBenchmark {
   static func child(model name: String, mode: String, length: String, notesPath: String) async throws {
     let notes = try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: notesPath)))
     let weights = try LanguageModelWeights.named(name)
-    let before = mode == "before"
-    let backend = RecordingBackend(LlamaBackend(weights: weights, savesPromptStates: !before, decodesAhead: !before))
-    let analyzer = NoteAnalyzer(
-      model: SystemLanguageModel(backend: backend), layout: before ? .schemaAfterTranscript : .schemaInInstructions)
+    let backend = RecordingBackend(LlamaBackend(weights: weights))
+    let analyzer = NoteAnalyzer(model: SystemLanguageModel(backend: backend))
     for (position, note) in notes.enumerated() {
       backend.replies.withLock { $0 = [] }
       let (_, seconds) = try await Statistics.time { try await analyzer.analyze(note) }

@@ -5,7 +5,8 @@
 //   AppBenchmark semantic [--notes N] [--rounds R] [--transcripts FILE.jsonl]   (search by meaning; needs the minilm model)
 //   AppBenchmark pipeline [--models qwen-1.5b,qwen-0.5b] [--runs R] [FILE...]
 //   AppBenchmark library [FOLDER] [--notes N]   (makes a generated library, prints its path; for the web benchmark)
-//   AppBenchmark analysis [--models qwen-1.5b] [--runs R] [--notes FILE.jsonl] [--lengths 1min,5min]   (seconds per note, before/after)
+//   AppBenchmark analysis --baseline EXECUTABLE [--models qwen-1.5b] [--runs R] [--notes FILE.jsonl] [--lengths 1min,5min]
+//     (seconds per note against the baseline's AnalysisEval, which scripts/analysis-baseline.sh builds and names)
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -59,7 +60,11 @@ do {
     let models = (option("--models") ?? "qwen-1.5b").split(separator: ",").map(String.init)
     let runs = Int(option("--runs") ?? "") ?? 3
     let notes = URL(fileURLWithPath: option("--notes") ?? "../shared/eval/analysis-dev.jsonl")
-    var benchmark = AnalysisBenchmark(models: models, runs: runs, notesFile: notes)
+    guard let baseline = option("--baseline") else {
+      fail("analysis needs --baseline EXECUTABLE: the path scripts/analysis-baseline.sh prints")
+    }
+    var benchmark = AnalysisBenchmark(
+      models: models, runs: runs, notesFile: notes, baseline: URL(fileURLWithPath: baseline))
     if let lengths = option("--lengths") { benchmark.lengths = lengths.split(separator: ",").map(String.init) }
     try await benchmark.run()
   case "analysis-child":
@@ -69,7 +74,8 @@ do {
   default:
     fail(
       "usage: AppBenchmark search [--notes N] [--rounds R] | semantic [--notes N] [--rounds R] [--transcripts FILE.jsonl] | pipeline [--models A,B] [--runs R] [FILE...] "
-        + "| library [FOLDER] [--notes N] | analysis [--models A,B] [--runs R] [--notes FILE.jsonl]")
+        + "| library [FOLDER] [--notes N] | analysis --baseline EXECUTABLE [--models A,B] [--runs R] [--notes FILE.jsonl]"
+    )
   }
 } catch {
   fail((error as? LocalizedError)?.errorDescription ?? "\(error)")

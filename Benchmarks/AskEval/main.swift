@@ -51,6 +51,7 @@ func option(_ name: String, in arguments: inout [String]) -> String? {
 var arguments = Array(CommandLine.arguments.dropFirst())
 let modelName = option("--model", in: &arguments) ?? LanguageModelWeights.default.name
 let libraryPath = option("--library", in: &arguments) ?? ".build/eval/ask-library"
+let onlyIDs = option("--only", in: &arguments).map { Set($0.split(separator: ",").map(String.init)) }
 let retrievalOnly = arguments.contains("--retrieval-only")
 arguments.removeAll { $0 == "--retrieval-only" }
 guard arguments.count == 2 else { fail("usage: AskEval QUESTIONS.jsonl NOTES.jsonl [--model NAME] [--library FOLDER]") }
@@ -138,7 +139,7 @@ var citedRight = 0
 var abstained = 0
 var falseAbstentions = 0
 var seconds: [Double] = []
-for question in questions {
+for question in questions where onlyIDs?.contains(question.id) ?? true {
   let assistant = NoteAssistant(library: library)
   let began = Date()
   let answer: NoteAnswer

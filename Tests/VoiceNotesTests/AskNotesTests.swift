@@ -131,6 +131,18 @@ struct NoteAnswerParsingTests {
     #expect(!answer.isAbstention)
   }
 
+  @Test("a citation follows the evidence: an excerpt it does not point at becomes the one it does, or goes")
+  func evidence() {
+    let moved = NoteAssistant.answer(
+      from: "Loop in legal before signing [1] [3].", book: book(notes: 3), evidence: ["3.2"])
+    #expect(moved.text == "Loop in legal before signing [3].")
+    #expect(moved.citations.map(\.number) == [3])
+    let kept = NoteAssistant.answer(
+      from: "Return the books [1], and the outline [2] [3].", book: book(notes: 3), evidence: ["1.1", "2.4"])
+    #expect(kept.text == "Return the books [1], and the outline [2].")
+    #expect(kept.citations.map(\.number) == [1, 2])
+  }
+
   @Test("the abstention cites nothing; an answer that is silent on one part and cites another is an answer")
   func abstention() {
     let answer = NoteAssistant.answer(from: NoteAssistant.abstention, book: book(notes: 3))

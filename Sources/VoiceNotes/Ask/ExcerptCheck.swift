@@ -12,13 +12,16 @@ enum ExcerptCheck {
   static let instructions = """
     You check whether an excerpt of the user's voice notes gives the answer to their question. \
     Reply "yes" if the excerpt states the answer or part of it, in any words, and "no" if it does \
-    not. For example:
+    not. A question may name a kind of thing that the excerpt names by its brand or its own name. \
+    For example:
     Excerpt: Call the plumber on Monday about the leak, and ask Sam for the spare key.
     Question: What do I need from Sam? -> yes (the spare key)
     Question: When is the plumber coming? -> no (it says when to call, not when he comes)
     Excerpt: The train to Porto leaves at six from platform two.
     Question: Which platform is my train on? -> yes (platform two)
     Question: When does the train back from Porto leave? -> no (only the train to Porto)
+    Excerpt: Book the Lufthansa flight to Munich for the 3rd.
+    Question: Which airline am I flying with? -> yes (Lufthansa is an airline)
     """
 
   /// Whether `excerpt` states the answer to `question` (or part of it), in `model`'s judgement.

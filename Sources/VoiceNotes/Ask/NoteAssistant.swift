@@ -74,22 +74,24 @@ public actor NoteAssistant {
     let scaffold = AnswerScaffold(excerpts: relevant)
     let prompt = Self.prompt(question: question, excerpts: scaffold.listing)
     try await summariseIfNeeded(adding: prompt)
-    var text = ""
+    var reply: (text: String, evidence: [String])
     do {
-      text = try await respond(to: prompt, scaffold: scaffold, onText: onText)
+      reply = try await respond(to: prompt, scaffold: scaffold, onText: onText)
     } catch LanguageModelSession.GenerationError.exceededContextWindowSize where !session.transcript.isEmpty {
       // The estimate left too little room (long tool outputs): summarise now and ask again once.
       try await summarise()
-      text = try await respond(to: prompt, scaffold: scaffold, onText: onText)
+      reply = try await respond(to: prompt, scaffold: scaffold, onText: onText)
     }
-    return Self.answer(from: text, book: book)
+    return Self.answer(from: reply.text, book: book, evidence: reply.evidence)
   }
 
-  /// The model's answer to `prompt` in this session, each new piece passed to `onText`.
+  /// The model's answer to `prompt` in this session and the labels of its evidence, each new
+  /// piece of the answer passed to `onText`.
   private func respond(to prompt: String, scaffold: AnswerScaffold, onText: @Sendable (String) -> Void) async throws
-    -> String
+    -> (text: String, evidence: [String])
   {
     var text = ""
+    var evidence: [String] = []
     let stream = session.streamResponse(
       to: Prompt(prompt), schema: try scaffold.schema(), includeSchemaInPrompt: false,
       options: GenerationOptions(sampling: .greedy, maximumResponseTokens: Self.responseTokens))
@@ -97,8 +99,9 @@ public actor NoteAssistant {
       let current = (try? snapshot.content.value(String.self, forProperty: "answer")) ?? ""
       if current.count > text.count, current.hasPrefix(text) { onText(String(current.dropFirst(text.count))) }
       text = current
+      evidence = (try? snapshot.content.value([String].self, forProperty: "evidence")) ?? evidence
     }
-    return text
+    return (text, evidence)
   }
 
   /// Tokens an answer may take, with the labels of its evidence.
@@ -106,7 +109,13 @@ public actor NoteAssistant {
 
   /// Turns the model's text into an answer: the citations it uses that exist, and whether it
   /// abstains (then with no citations).
-  static func answer(from text: String, book: CitationBook) -> NoteAnswer {
+  ///
+  /// `evidence` holds the labels ("2.3") of the sentences the answer said it draws on. A small
+  /// model copies a sentence of excerpt 2 and then writes "[1]" after it; so a citation of an
+  /// excerpt the evidence does not point at is the evidence's excerpt when it points at one,
+  /// and is dropped when it points at several.
+  static func answer(from text: String, book: CitationBook, evidence: [String] = []) -> NoteAnswer {
+    let pointedAt = Set(evidence.compactMap { label in label.split(separator: ".").first.flatMap { Int($0) } })
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     // The pattern lets the answer abstain only as the whole of it; a sentence that says the notes
     // are silent on one part and cites them for another is an answer.
@@ -118,9 +127,13 @@ public actor NoteAssistant {
     // is dropped from the text, with the space before it.
     while let match = rest.firstMatch(of: /\s*\[(\d{1,3})\]/) {
       cleaned += rest[..<match.range.lowerBound]
-      if let number = Int(match.output.1), book.citation(number) != nil {
-        cleaned += rest[match.range]
-        if !numbers.contains(number) { numbers.append(number) }
+      if var number = Int(match.output.1), book.citation(number) != nil {
+        if !pointedAt.isEmpty, !pointedAt.contains(number) { number = pointedAt.count == 1 ? pointedAt.first! : 0 }
+        // A number changed to the one just written ("[1] [2]" both to "[2]") is not written twice.
+        if number > 0, !cleaned.hasSuffix("[\(number)]") {
+          cleaned += rest[match.range].prefix(while: \.isWhitespace) + "[\(number)]"
+          if !numbers.contains(number) { numbers.append(number) }
+        }
       }
       rest = rest[match.range.upperBound...]
     }

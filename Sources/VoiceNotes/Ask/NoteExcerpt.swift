@@ -7,11 +7,13 @@ enum NoteExcerpt {
   /// The excerpt shown for a search result. A match in the transcript is read around its
   /// moment. One in the summary or an action item is read as the whole transcript when it fits
   /// in an excerpt, since the summary is the model's retelling and the transcript what was said;
-  /// a longer note is read as its summary and action items, which say what it may say late.
-  static func matching(_ result: SearchResult, in note: VoiceNote) -> (text: String, time: Double?) {
+  /// in a longer note, around `closest`, the moment whose words are closest in meaning to the
+  /// question, and as the summary and action items when there is none (no semantic index).
+  static func matching(_ result: SearchResult, in note: VoiceNote, closest: Double?) -> (text: String, time: Double?) {
     if result.matchedField == .transcript { return around(result.time, in: note) }
     let whole = range(from: nil, to: nil, in: note)
     if whole.count == 1, let only = whole.first { return (only.text, only.time) }
+    if let closest { return around(closest, in: note) }
     return (overview(of: note), nil)
   }
 

@@ -72,7 +72,11 @@ public struct SearchNotesTool: Tool {
     var excerpts: [NoteCitation] = []
     for result in results {
       let note = try await library.note(result.note.id)
-      let excerpt = NoteExcerpt.matching(result, in: note)
+      var closest: Double?
+      if result.matchedField != .transcript, try await library.semanticIndex.isReady() {
+        closest = try await library.semanticIndex.closestPassage(in: note.id, to: query)?.passage.start
+      }
+      let excerpt = NoteExcerpt.matching(result, in: note, closest: closest)
       excerpts.append(book.add(excerpt.text, of: note, at: excerpt.time))
     }
     return excerpts

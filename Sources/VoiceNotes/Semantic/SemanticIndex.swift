@@ -70,9 +70,7 @@ public actor SemanticIndex {
     var best: [String: PassageMatch] = [:]
     for (passage, passageVector) in try await store.passages(of: candidates, model: model)
     where kinds.contains(passage.kind) && passageVector.count == vector.count {
-      let similarity = passageVector.withUnsafeBufferPointer { a in
-        vector.withUnsafeBufferPointer { b in VectorIndex.dot(a.baseAddress!, b.baseAddress!, vector.count) }
-      }
+      let similarity = Self.similarity(passageVector, vector)
       guard similarity >= Self.minimumSimilarity else { continue }
       if similarity > best[passage.noteID]?.similarity ?? -.infinity {
         best[passage.noteID] = PassageMatch(passage: passage, similarity: similarity)
@@ -85,6 +83,22 @@ public actor SemanticIndex {
       .prefix(limit))
   }
 
+  /// The passage of the note `noteID` closest in meaning to `query`, among `kinds`; nil when the
+  /// note is not indexed. Where a long note found by its summary says what the query asks.
+  public func closestPassage(
+    in noteID: String, to query: String, kinds: Set<NotePassage.Kind> = [.transcript]
+  ) async throws -> PassageMatch? {
+    let embedder = try requireEmbedder()
+    guard let vector = try await embedder.embed([query]).first else { return nil }
+    var best: PassageMatch?
+    for (passage, passageVector) in try await store.passages(of: [noteID], model: embedder.modelName)
+    where kinds.contains(passage.kind) && passageVector.count == vector.count {
+      let similarity = Self.similarity(passageVector, vector)
+      if similarity > best?.similarity ?? -.infinity { best = PassageMatch(passage: passage, similarity: similarity) }
+    }
+    return best
+  }
+
   /// The notes closest in meaning to the note `noteID` as a whole (its centroid), best first,
   /// with the passage of each that is closest; empty when the note is not indexed.
   public func related(to noteID: String, limit: Int = 5) async throws -> [PassageMatch] {
@@ -92,6 +106,13 @@ public actor SemanticIndex {
       let centroid = try await store.centroid(ofNote: noteID, model: embedder.modelName), !centroid.isEmpty
     else { return [] }
     return try await search(vector: centroid, model: embedder.modelName, limit: limit, excluding: [noteID])
+  }
+
+  /// The cosine similarity of two unit vectors of the same length.
+  private static func similarity(_ a: [Float], _ b: [Float]) -> Float {
+    a.withUnsafeBufferPointer { a in
+      b.withUnsafeBufferPointer { b in VectorIndex.dot(a.baseAddress!, b.baseAddress!, a.count) }
+    }
   }
 
   /// The centroid index, loaded again when the library's index has changed since.
