@@ -41,8 +41,6 @@ struct AnalysisBenchmark {
     var grammarSeconds: Double
     var grammarRejections: Int
     var forcedTokens: Int
-    var draftedTokens: Int
-    var acceptedDraftTokens: Int
     var prefixState: String
     var requests: Int
   }
@@ -181,7 +179,7 @@ struct AnalysisBenchmark {
       Sample(
         mode: "before", length: length, position: position, seconds: seconds, promptTokens: 0,
         promptTokensEvaluated: 0, promptSeconds: 0, generatedTokens: 0, decodeSeconds: 0, samplingSeconds: 0,
-        grammarSeconds: 0, grammarRejections: 0, forcedTokens: 0, draftedTokens: 0, acceptedDraftTokens: 0,
+        grammarSeconds: 0, grammarRejections: 0, forcedTokens: 0,
         prefixState: "baseline", requests: 1)
     }
   }
@@ -210,7 +208,7 @@ struct AnalysisBenchmark {
     }
     print("where the time goes (medians per note; prompt tokens evaluated of all, prompt s, generated tokens,")
     print(
-      "forward pass / sampler / grammar ms per generated token, tokens the grammar rejected, tokens it forced, drafted tokens taken of those tried):"
+      "forward pass / sampler / grammar ms per generated token, tokens the grammar rejected, tokens it forced):"
     )
     for mode in ["after-cold", "after-file"] {
       for length in lengths {
@@ -224,12 +222,11 @@ struct AnalysisBenchmark {
           print(
             String(
               format:
-                "  %-10@ %@ note %d: %4.0f of %4.0f tokens, %5.1f s; %4.0f tokens; %5.1f / %4.2f / %4.2f ms; %3.0f; %3.0f; %3.0f of %3.0f",
+                "  %-10@ %@ note %d: %4.0f of %4.0f tokens, %5.1f s; %4.0f tokens; %5.1f / %4.2f / %4.2f ms; %3.0f; %3.0f",
               mode as NSString, length as NSString, position + 1, med { Double($0.promptTokensEvaluated) },
               med { Double($0.promptTokens) }, med(\.promptSeconds), med { Double($0.generatedTokens) },
               perToken(\.decodeSeconds), perToken(\.samplingSeconds), perToken(\.grammarSeconds),
-              med { Double($0.grammarRejections) }, med { Double($0.forcedTokens) },
-              med { Double($0.acceptedDraftTokens) }, med { Double($0.draftedTokens) }))
+              med { Double($0.grammarRejections) }, med { Double($0.forcedTokens) }))
         }
       }
     }
@@ -314,8 +311,6 @@ struct AnalysisBenchmark {
         grammarSeconds: timings.map(\.grammarSeconds).reduce(0, +),
         grammarRejections: timings.map(\.grammarRejections).reduce(0, +),
         forcedTokens: timings.map(\.forcedTokens).reduce(0, +),
-        draftedTokens: timings.map(\.draftedTokens).reduce(0, +),
-        acceptedDraftTokens: timings.map(\.acceptedDraftTokens).reduce(0, +),
         prefixState: timings.map { "\($0.prefixState)" }.joined(separator: "+"), requests: replies.count)
       FileHandle.standardOutput.write(try JSONEncoder().encode(sample) + Data("\n".utf8))
     }

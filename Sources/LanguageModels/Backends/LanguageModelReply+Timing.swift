@@ -31,10 +31,6 @@ extension LanguageModelReply {
     public var grammarRejections: Int
     /// Generated tokens the grammar forced, evaluated together without sampling.
     public var forcedTokens: Int
-    /// Tokens guessed from the context and checked in one forward pass with the token before.
-    public var draftedTokens: Int
-    /// Guessed tokens greedy decoding would have chosen: each saved a forward pass.
-    public var acceptedDraftTokens: Int
     /// What became of the system message's saved state.
     public var prefixState: PrefixState
 
@@ -46,8 +42,6 @@ extension LanguageModelReply {
       grammarSeconds = timing.grammarSeconds
       grammarRejections = timing.grammarRejections
       forcedTokens = timing.forcedTokens
-      draftedTokens = timing.draftedTokens
-      acceptedDraftTokens = timing.acceptedDraftTokens
       prefixState =
         switch timing.prefixState {
         case .none: .none

@@ -29,10 +29,8 @@ public struct LlamaBackend: LanguageModelBackend {
   public let promptStateFolder: URL?
   /// The seed of random sampling when a request names none (``EngineConfiguration/samplingSeed``).
   public let samplingSeed: UInt64?
-  /// Whether generation evaluates several tokens in one forward pass where it can: the text the
-  /// grammar allows no alternative to (property names, punctuation), and, with greedy decoding,
-  /// drafts taken from the context (a name, a phrase of the transcript) kept as far as greedy
-  /// decoding would have chosen them. The output is the same either way.
+  /// Whether generation evaluates the text the grammar allows no alternative to (property
+  /// names, punctuation, copied text) in one forward pass, without sampling it.
   public let decodesAhead: Bool
   /// Why the configuration's model name cannot be used, when it names no model: then no local
   /// model runs, rather than one the person did not ask for.

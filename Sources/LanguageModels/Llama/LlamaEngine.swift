@@ -151,9 +151,8 @@ actor LlamaEngine {
   ///   - grammar: a GBNF grammar (root rule `root`) the output must follow, enforced while sampling.
   ///   - prefix: the part of `prompt` that many requests share, whose KV state is restored from
   ///     its state file (or evaluated and saved there) when the cache does not hold it.
-  ///   - decodesAhead: evaluate several tokens per forward pass where the output stays the same:
-  ///     text the grammar allows no alternative to, and with greedy sampling, drafts from the
-  ///     context checked against greedy's choices.
+  ///   - decodesAhead: evaluate the text the grammar allows no alternative to in one forward
+  ///     pass, without sampling it.
   ///   - onText: called with each new piece of text; return false to stop.
   func generate(
     prompt: String, grammar: String?, sampling: LlamaSampling, maximumTokens: Int?, prefix: LlamaPrefix? = nil,
@@ -178,12 +177,6 @@ actor LlamaEngine {
     var pending: [UInt8] = []
     var generated = 0
     var reason = LlamaGeneration.StopReason.endOfText
-    // Drafts are looked up in the context after the shared system message (the note, the
-    // conversation, the answer so far), not in instructions and schemas.
-    let draftSource = prefix.map { tokenize($0.text).count } ?? 0
-    // Whether the text so far may suggest drafts: only greedy decoding gives the same output
-    // whether or not its tokens are verified in batches.
-    let drafts = decodesAhead && sampling == .greedy
     /// Counts and shows tokens just accepted, a token's text at a time (a stream's reader sees
     /// each step, batched or not); false when the caller wants no more.
     func accept(_ accepted: [Int32]) -> Bool {
@@ -198,7 +191,7 @@ actor LlamaEngine {
       }
       return true
     }
-    generation: while true {
+    while true {
       if generated >= budget {
         reason = .tokenLimit
         break
@@ -227,47 +220,10 @@ actor LlamaEngine {
       }
       let token = nextToken(sampler, constrainedBy: constraint, timing: &timing)
       if llama_vocab_is_eog(vocab, token) { break }
-      let draft =
-        drafts
-        ? Array(Self.draft(after: cachedTokens + [token], searchingFrom: draftSource).prefix(max(room - 2, 0))) : []
       let decodeStart = ContinuousClock.now
-      if draft.isEmpty {
-        try evaluate(cachedTokens + [token])
-        timing.decodeSeconds += Self.seconds(since: decodeStart)
-        if !accept([token]) {
-          reason = .stoppedByCaller
-          break
-        }
-        continue
-      }
-      // The token and the draft in one forward pass; the draft's tokens count for as long as
-      // each is what greedy decoding would have chosen after the ones before it.
-      let start = cachedTokens.count
-      try evaluateKeepingLogits([token] + draft)
+      try evaluate(cachedTokens + [token])
       timing.decodeSeconds += Self.seconds(since: decodeStart)
-      timing.draftedTokens += draft.count
-      var accepted = [token]
-      var correction: Int32?
-      for (index, drafted) in draft.enumerated() {
-        let next = nextToken(sampler, constrainedBy: constraint, at: Int32(index), timing: &timing)
-        guard next == drafted, !llama_vocab_is_eog(vocab, next) else {
-          correction = next
-          break
-        }
-        accepted.append(next)
-      }
-      timing.acceptedDraftTokens += accepted.count - 1
-      discardCache(after: start + accepted.count)
-      if !accept(accepted) {
-        reason = .stoppedByCaller
-        break
-      }
-      guard let correction else { continue }
-      if llama_vocab_is_eog(vocab, correction) { break generation }
-      let correctionStart = ContinuousClock.now
-      try evaluate(cachedTokens + [correction])
-      timing.decodeSeconds += Self.seconds(since: correctionStart)
-      if !accept([correction]) {
+      if !accept([token]) {
         reason = .stoppedByCaller
         break
       }
@@ -275,66 +231,6 @@ actor LlamaEngine {
     if !pending.isEmpty { text += String(decoding: pending, as: UTF8.self) }
     return LlamaGeneration(
       text: text, promptTokens: tokens.count, generatedTokens: generated, stopReason: reason, timing: timing)
-  }
-
-  // MARK: - Drafts from the text so far
-
-  /// The longest draft tried at once: on two cores a forward pass of four tokens costs about
-  /// one and a half of one token's, eight tokens' nearly three.
-  static let longestDraft = 3
-  /// Tokens that must match before a draft is taken from what followed them.
-  static let draftMatch = 3
-
-  /// What may come next, guessed from the context after position `start`: the tokens that
-  /// followed the last place where the context's last ``draftMatch`` tokens occurred before (a
-  /// name, a phrase of the transcript that an answer repeats); empty when they occur nowhere.
-  static func draft(after history: [Int32], searchingFrom start: Int = 0) -> [Int32] {
-    guard history.count > draftMatch else { return [] }
-    let tail = history[(history.count - draftMatch)...]
-    var position = history.count - draftMatch - 1
-    while position >= max(start, 0) {
-      if history[position] == tail.first!, history[position..<(position + draftMatch)].elementsEqual(tail) {
-        let from = position + draftMatch
-        return Array(history[from..<min(from + longestDraft, history.count)])
-      }
-      position -= 1
-    }
-    return []
-  }
-
-  /// Evaluates `tokens` after the cache in one forward pass, keeping the logits of every one of
-  /// them (for ``nextToken(_:constrainedBy:at:timing:)`` at their index).
-  private func evaluateKeepingLogits(_ tokens: [Int32]) throws(LlamaError) {
-    var batch = llama_batch_init(Int32(tokens.count), 0, 1)
-    defer { llama_batch_free(batch) }
-    for (index, token) in tokens.enumerated() {
-      batch.token[index] = token
-      batch.pos[index] = Int32(cachedTokens.count + index)
-      batch.n_seq_id[index] = 1
-      batch.seq_id[index]![0] = 0
-      batch.logits[index] = 1
-    }
-    batch.n_tokens = Int32(tokens.count)
-    let status = llama_decode(context, batch)
-    guard status == 0 else {
-      cachedTokens = []
-      llama_memory_clear(llama_get_memory(context), true)
-      throw status == 1
-        ? .contextExceeded(tokens: cachedTokens.count + tokens.count, limit: contextSize)
-        : .decodeFailed(status: status)
-    }
-    cachedTokens += tokens
-  }
-
-  /// Forgets the cache's tokens from position `count` on (a draft that was not taken).
-  private func discardCache(after count: Int) {
-    guard cachedTokens.count > count else { return }
-    if llama_memory_seq_rm(llama_get_memory(context), 0, Int32(count), -1) {
-      cachedTokens.removeLast(cachedTokens.count - count)
-    } else {
-      llama_memory_clear(llama_get_memory(context), true)
-      cachedTokens = []
-    }
   }
 
   /// The smallest prefix worth a state file, in tokens: below it, evaluating is as quick as reading.
@@ -497,18 +393,18 @@ actor LlamaEngine {
     return constraint
   }
 
-  /// The next token after the batch position `index` (-1: the last one): the sampler's choice,
-  /// under the grammar when there is one.
+  /// The next token after the last one evaluated: the sampler's choice, under the grammar when
+  /// there is one.
   ///
   /// Checking the whole vocabulary against a grammar costs as much as a forward pass, so the
   /// sampler's choice is checked alone first; only when the grammar rejects it is the whole
   /// vocabulary masked and the choice made again among the tokens the grammar allows.
   private func nextToken(
     _ sampler: UnsafeMutablePointer<llama_sampler>, constrainedBy grammar: UnsafeMutablePointer<llama_sampler>?,
-    at index: Int32 = -1, timing: inout LlamaTiming
+    timing: inout LlamaTiming
   ) -> Int32 {
     let sampleStart = ContinuousClock.now
-    let candidate = llama_sampler_sample(sampler, context, index)
+    let candidate = llama_sampler_sample(sampler, context, -1)
     timing.samplingSeconds += Self.seconds(since: sampleStart)
     guard let grammar else { return candidate }
     let grammarStart = ContinuousClock.now
@@ -524,7 +420,7 @@ actor LlamaEngine {
       return candidate
     }
     timing.grammarRejections += 1
-    guard let logits = llama_get_logits_ith(context, index) else { return candidate }
+    guard let logits = llama_get_logits_ith(context, -1) else { return candidate }
     let count = Int(llama_vocab_n_tokens(vocab))
     var data = (0..<count).map { llama_token_data(id: Int32($0), logit: logits[$0], p: 0) }
     let token = data.withUnsafeMutableBufferPointer { buffer -> Int32 in

@@ -59,10 +59,6 @@ struct LlamaTiming: Sendable, Equatable {
   var grammarRejections = 0
   /// Generated tokens the grammar forced, evaluated together without sampling.
   var forcedTokens = 0
-  /// Tokens guessed from the context and checked in the same forward pass as the token before.
-  var draftedTokens = 0
-  /// Guessed tokens that greedy decoding would have chosen: each saved a forward pass.
-  var acceptedDraftTokens = 0
   var prefixState = PrefixState.none
 }
 
