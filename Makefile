@@ -81,7 +81,7 @@ torture: engines
 ## whisper.cpp's whisper-stream (on speech with pauses, then on continuous speech), custom language models (commands, vocabulary) with and
 ## without, speaker diarization (DER, seconds per minute, cost over transcription), then the app
 ## (search at 100,000 notes, the pipeline's seconds per minute of audio with each language model,
-## seconds per analysed note before and after the saved prompt state, cold and warm), then the web app over HTTP
+## seconds per analysed note against the baseline of 2 December that scripts/analysis-baseline.sh builds, cold and warm), then the web app over HTTP
 ## at 100,000 notes (page load, search as you type, the notes list), then importing 20 recordings
 ## with the local engines against one and two llama-servers (notes per hour)
 bench: servers deps
