@@ -41,11 +41,8 @@ struct AnalysisScaffold: Sendable {
 
   /// Tasks one sentence may state.
   static let tasksPerSentence = 3
-  /// Names one sentence may hold. A small model that starts repeating a name ("Mom", "Mom", …)
-  /// goes on to the bound, so it is kept near what a sentence holds.
-  static let namesPerSentence = 4
-  /// People one task may name.
-  static let peoplePerTask = 3
+  /// Names one sentence may hold.
+  static let namesPerSentence = 8
   /// What a name may stand for; only persons become the note's people.
   static let kinds = ["person", "company", "place", "product", "pet", "other"]
   /// What may have become of a task. A cancelled one is dropped from the analysis: a small model
@@ -77,8 +74,7 @@ struct AnalysisScaffold: Sendable {
         .init(name: "task", schema: line(NoteAnalysis.taskPattern(excluding:))),
         .init(
           name: "people",
-          schema: DynamicGenerationSchema(
-            arrayOf: line(NoteAnalysis.namePattern(excluding:)), maximumElements: Self.peoplePerTask)),
+          schema: DynamicGenerationSchema(arrayOf: line(NoteAnalysis.namePattern(excluding:)), maximumElements: 6)),
       ])
     let entries = sentences.enumerated().map { index, sentence in
       DynamicGenerationSchema.Property(

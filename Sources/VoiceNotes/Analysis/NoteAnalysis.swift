@@ -40,11 +40,9 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// are left out, which keeps the JSON simple.
   public static let titlePattern = titlePattern(excluding: "")
 
-  /// One to three sentences of under 200 characters each (600 in all). Every free text has such a bound,
-  /// enforced while decoding: a small model that falls into a loop inside a string ("#/#/####...")
-  /// or copies the transcript on and on has to close it and go on, instead of spending the
-  /// response budget on it. A sentence ends at ".", "!" or "?" and a space; inside one, a point may
-  /// only come before a digit ("2.5").
+  /// At most 600 characters. Every free text has such a bound, enforced while decoding: a small
+  /// model that falls into a loop inside a string ("#/#/####...") has to close it and go on,
+  /// instead of spending the whole response budget on it.
   public static let summaryPattern = summaryPattern(excluding: "")
 
   /// A tag: lowercase (no capital letter A to Z; the app lowercases the rest), at most 40
@@ -62,11 +60,7 @@ public struct NoteAnalysis: Sendable, Equatable {
   static func titlePattern(excluding excluded: String) -> String {
     #"^[^ \#(excluded)"\\\n]{1,16}( [^ \#(excluded)"\\\n]{1,16}){2,7}$"#
   }
-  static func summaryPattern(excluding excluded: String) -> String {
-    let plain = #"[^.!?\#(excluded)"\\\n]"#
-    let sentence = #"\#(plain)(\#(plain)|\.[0-9]){0,196}"#
-    return #"^\#(sentence)([.!?] \#(sentence)){0,2}[.!?]?$"#
-  }
+  static func summaryPattern(excluding excluded: String) -> String { line(atMost: 600, excluding: excluded) }
   static func tagPattern(excluding excluded: String) -> String { line(atMost: 40, excluding: "A-Z" + excluded) }
   static func namePattern(excluding excluded: String) -> String { line(atMost: 60, excluding: excluded) }
   static func taskPattern(excluding excluded: String) -> String { line(atMost: 160, excluding: excluded) }
