@@ -70,10 +70,13 @@ public struct SearchNotesTool: Tool {
       return []
     }
     var excerpts: [NoteCitation] = []
+    // Asked once, and only when a result was found outside the transcript.
+    let indexed =
+      results.contains { $0.matchedField != .transcript } ? try await library.semanticIndex.isReady() : false
     for result in results {
       let note = try await library.note(result.note.id)
       var closest: Double?
-      if result.matchedField != .transcript, try await library.semanticIndex.isReady() {
+      if result.matchedField != .transcript, indexed {
         closest = try await library.semanticIndex.closestPassage(in: note.id, to: query)?.passage.start
       }
       let excerpt = NoteExcerpt.matching(result, in: note, closest: closest)
