@@ -20,6 +20,14 @@ struct AnalysisScaffoldTests {
     #expect(AnalysisScaffold.sentences(of: "Say \"hi\" to\\ Mo today please.") == ["Say 'hi' to Mo today please."])
   }
 
+  @Test("a sentence of two clauses joined by ', and' is walked as two; a short list item is not cut off")
+  func clauses() {
+    #expect(
+      AnalysisScaffold.sentences(
+        of: "Oskar is sending the contract today, and Imani is handling the invoice. Buy eggs, milk, and bread.")
+        == ["Oskar is sending the contract today,", "and Imani is handling the invoice.", "Buy eggs, milk, and bread."])
+  }
+
   @Test("people are the names called persons; a task keeps its state and only the people its sentence names")
   func analysisFromAnswer() throws {
     let scaffold = AnalysisScaffold("Pick up the prescription from Walgreens for Ana. Ben will book the van tomorrow.")

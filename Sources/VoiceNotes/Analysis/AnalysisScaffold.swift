@@ -155,7 +155,8 @@ struct AnalysisScaffold: Sendable {
   func copiedTokens(transcriptTokens: Int) -> Int { transcriptTokens + 46 * sentences.count }
 
   /// The transcript's sentences: split after ".", "!" or "?" followed by a space, and at line
-  /// breaks, but not after an abbreviated title ("Dr.") or an initial ("J.", "a.m."). A
+  /// breaks, but not after an abbreviated title ("Dr.") or an initial ("J.", "a.m."), and
+  /// before a ", and" between two clauses (see `clauses(of:)`). A
   /// fragment of fewer than four words ("Okay.") joins the sentence after it. Quotes and
   /// backslashes become apostrophes and spaces, which keeps the copied text plain.
   static func sentences(of text: String) -> [String] {
@@ -183,7 +184,7 @@ struct AnalysisScaffold: Sendable {
     if !last.isEmpty { pieces.append(last) }
     var sentences: [String] = []
     var pending = ""
-    for piece in pieces {
+    for piece in pieces.flatMap(clauses) {
       let joined = pending.isEmpty ? piece : pending + " " + piece
       if joined.split(separator: " ").count < 4 {
         pending = joined
@@ -200,6 +201,23 @@ struct AnalysisScaffold: Sendable {
       }
     }
     return sentences
+  }
+
+  /// A sentence split before each ", and" that joins two clauses of at least four words each
+  /// ("Bjørn will send the quote by Friday, | and Agnieszka will check the terms"): a small model
+  /// tends to list the first task of such a sentence and not the second.
+  static func clauses(of sentence: String) -> [String] {
+    let words = sentence.split(separator: " ")
+    var clauses: [String] = []
+    var start = 0
+    for index in words.indices.dropFirst() where words[index].lowercased() == "and" && words[index - 1].hasSuffix(",") {
+      if index - start >= 4, words.count - index >= 4 {
+        clauses.append(words[start..<index].joined(separator: " "))
+        start = index
+      }
+    }
+    clauses.append(words[start...].joined(separator: " "))
+    return clauses
   }
 
   /// Whether `text` ends with a word whose full stop is not a sentence's end: an abbreviated
