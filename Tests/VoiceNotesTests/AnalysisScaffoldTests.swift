@@ -41,8 +41,21 @@ struct AnalysisScaffoldTests {
     let analysis = try scaffold.analysis(from: GeneratedContent(json: json))
     #expect(analysis.people == ["Ana", "Ben"])
     #expect(analysis.actionItems.map(\.task) == ["Pick up the prescription", "Book the van"])
-    #expect(analysis.actionItems.map(\.people) == [["Ana"], ["Ben"]])
+    #expect(analysis.actionItems.map(\.people) == [["Ana"], ["Ben"]], "Walgreens is a company, Ben not in sentence 1")
     #expect(analysis.actionItems.map(\.isCompleted) == [false, true])
+  }
+
+  @Test("a task's person that the answer left out of the sentence's names is kept; one it called a company is not")
+  func unlistedTaskPeople() throws {
+    let scaffold = AnalysisScaffold("Ask Tess and Hobbs Ltd for the letters of support from Dr. Ruiz.")
+    let json = """
+      {"title":"Letters of support to collect","summary":"Letters.","tags":["grants"],"sentences":{\
+      "1":{"text":"Ask Tess and Hobbs Ltd for the letters of support from Dr. Ruiz.","names":[{"name":"Hobbs Ltd",\
+      "kind":"company"}],"tasks":[{"state":"to do","task":"Ask for the letters","people":["Tess","Hobbs Ltd",\
+      "Dr. Ruiz"]}]}}}
+      """
+    let analysis = try scaffold.analysis(from: GeneratedContent(json: json))
+    #expect(analysis.actionItems.map(\.people) == [["Tess", "Dr. Ruiz"]])
   }
 
   @Test("a task the answer calls cancelled or an event is no action item; the schema offers those states")

@@ -21,10 +21,11 @@ struct NoteAnalyzerCleanupTests {
     #expect(NoteAnalyzer.cleaned(note, transcript: walk).tags == ["note"])
   }
 
-  @Test("people not named in the transcript, and relations without a name, are dropped")
+  @Test("people not named in the transcript, relations without a name and days of the week are dropped")
   func peopleMustBeNamed() {
     let cleaned = NoteAnalyzer.cleaned(
-      analysis(people: ["Priya", "Mom", "I", "Carlos", "the river", "Sunday lunch"], tasks: []), transcript: walk)
+      analysis(people: ["Priya", "Mom", "I", "Carlos", "the river", "Sunday lunch", "Sunday"], tasks: []),
+      transcript: walk)
     #expect(cleaned.people == ["Priya"])
   }
 

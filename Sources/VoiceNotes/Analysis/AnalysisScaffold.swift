@@ -113,12 +113,16 @@ struct AnalysisScaffold: Sendable {
   func analysis(from content: GeneratedContent) throws -> NoteAnalysis {
     let bySentence = try content.value(GeneratedContent.self, forProperty: "sentences")
     var people: [String] = []
+    var others: [String] = []
     var tasks: [AnalyzedActionItem] = []
     for (index, text) in sentences.enumerated() {
       let sentence = try bySentence.value(GeneratedContent.self, forProperty: String(index + 1))
       for name in try sentence.value([GeneratedContent].self, forProperty: "names") {
-        if try name.value(String.self, forProperty: "kind") == "person" {
+        let isPerson = try name.value(String.self, forProperty: "kind") == "person"
+        if isPerson {
           people.append(try name.value(String.self, forProperty: "name"))
+        } else {
+          others.append(try name.value(String.self, forProperty: "name"))
         }
       }
       let names = TranscriptNames(text)
@@ -132,9 +136,14 @@ struct AnalysisScaffold: Sendable {
             people: try task.value([String].self, forProperty: "people").filter { names.mentions($0) }))
       }
     }
-    // A task's people are persons: a company the model attached to a task is not one of them.
+    // A task's people are persons: a company the model attached to a task is not one of them. A
+    // name the answer gives a task without listing it at all is kept (the model sometimes leaves
+    // a sentence's names out, and names its people only in its task).
     let persons = TranscriptNames(people.joined(separator: ", "))
-    for index in tasks.indices { tasks[index].people = tasks[index].people.filter { persons.mentions($0) } }
+    let nonPersons = TranscriptNames(others.joined(separator: ", "))
+    for index in tasks.indices {
+      tasks[index].people = tasks[index].people.filter { persons.mentions($0) || !nonPersons.mentions($0) }
+    }
     return NoteAnalysis(
       title: try content.value(forProperty: "title"), summary: try content.value(forProperty: "summary"),
       tags: try content.value(forProperty: "tags"), people: people, actionItems: tasks)

@@ -213,12 +213,17 @@ public struct NoteAnalyzer: Sendable {
 
   /// The names among `candidates` that the transcript uses, spelled as it spells them, each
   /// once: a shorter form of a longer one ("Haddad" beside "Dr. Haddad") is left out. Relations
-  /// and roles on their own ("Mom", "the candidate") and the pronoun "I" name nobody.
+  /// and roles on their own ("Mom", "the candidate"), the pronoun "I" and the days of the week
+  /// name nobody.
   static func people(_ candidates: [String], names: TranscriptNames) -> [String] {
     let spelled = unique(
       candidates.compactMap { candidate -> String? in
         let words = candidate.split(separator: " ")
-        if words.count == 1, candidate.count < 2 || relations.contains(candidate.lowercased()) { return nil }
+        if words.count == 1,
+          candidate.count < 2 || relations.contains(candidate.lowercased()) || weekdays.contains(fold(candidate))
+        {
+          return nil
+        }
         return names.spelling(of: candidate)
       })
     return spelled.filter { name in
@@ -252,6 +257,14 @@ public struct NoteAnalyzer: Sendable {
     "get", "make", "have", "has", "had", "was", "were", "are", "will", "would", "should", "can", "could", "need",
     "needs", "want", "try", "sure", "also", "then", "there", "what", "when", "who", "how", "why", "not", "now",
   ]
+
+  /// The days of the week, folded: capitalised like names, and listed as people by a small model
+  /// ("Sunday" of "the party on Sunday"). Months are left alone: April, May and June are names too.
+  static let weekdays: Set<String> = {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.locale = Locale(identifier: "en_US_POSIX")
+    return Set(calendar.weekdaySymbols.map(fold))
+  }()
 
   /// Words for relations and roles that are capitalised when used as a name ("Mom said") but
   /// name nobody in particular on their own; with a name ("Aunt Rosa") they are kept.
