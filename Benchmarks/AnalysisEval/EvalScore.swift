@@ -16,6 +16,7 @@ struct EvalScore {
     case tagsCase = "tag not lowercase"
     case titleLength = "title length"
     case titleGeneric = "generic title"
+    case summaryLength = "summary length"
   }
 
   var examples = 0
@@ -31,6 +32,7 @@ struct EvalScore {
   var completionCorrect = 0
   var completionGiven = 0
   var titlesInGuide = 0
+  var summariesInGuide = 0
   var tagsInGuide = 0
   var tagsLowercase = 0
   var seconds: [Double] = []
@@ -130,12 +132,29 @@ struct EvalScore {
     if Self.genericTitles.contains(analysis.title.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
       count(.titleGeneric, example, analysis.title)
     }
+    let sentences = Self.sentenceCount(analysis.summary)
+    if (2...3).contains(sentences) {
+      summariesInGuide += 1
+    } else {
+      count(.summaryLength, example, "\(sentences) sentences: \(analysis.summary)")
+    }
     if (1...5).contains(analysis.tags.count) { tagsInGuide += 1 }
     if analysis.tags.allSatisfy({ $0 == $0.lowercased() }) {
       tagsLowercase += 1
     } else {
       count(.tagsCase, example, analysis.tags.joined(separator: ", "))
     }
+  }
+
+  /// Sentences of a summary: ends of ".", "!" or "?" before a space or the end, not after an
+  /// abbreviated title ("Dr.") or a single letter ("J.").
+  static func sentenceCount(_ text: String) -> Int {
+    let words = text.split(whereSeparator: \.isWhitespace)
+    return words.filter { word in
+      guard let last = word.last, ".!?".contains(last) else { return false }
+      let bare = word.dropLast().filter(\.isLetter).lowercased()
+      return !(last == "." && (bare.count == 1 || ["dr", "mr", "mrs", "ms", "st", "prof"].contains(bare)))
+    }.count + (text.last.map { ".!?".contains($0) } == false ? 1 : 0)
   }
 
   static func ratio(_ part: Int, _ whole: Int) -> Double { whole == 0 ? 1 : Double(part) / Double(whole) }
@@ -149,7 +168,7 @@ struct EvalScore {
 
   static func table(_ reports: [(String, EvalScore)]) -> String {
     var lines = [
-      "model / notes     notes  decoded  people P/R/F1        invented  actions recall  precision  completion  title ok  tags ok  lowercase  s/note  prompt tok/note  gen tok/note"
+      "model / notes     notes  decoded  people P/R/F1        invented  actions recall  precision  completion  title ok  summary ok  tags ok  lowercase  s/note  prompt tok/note  gen tok/note"
     ]
     for (name, score) in reports {
       let precision = ratio(score.peopleTruePositives, score.peoplePredicted)
@@ -159,13 +178,14 @@ struct EvalScore {
       lines.append(
         String(
           format:
-            "%-17@ %5d  %6.0f%%  %.2f/%.2f/%.2f    %8d  %14.2f  %9.2f  %10@  %7.0f%%  %6.0f%%  %8.0f%%  %6.1f  %15d  %12d",
+            "%-17@ %5d  %6.0f%%  %.2f/%.2f/%.2f    %8d  %14.2f  %9.2f  %10@  %7.0f%%  %9.0f%%  %6.0f%%  %8.0f%%  %6.1f  %15d  %12d",
           name as NSString, total, ratio(score.examples, total) * 100, precision, recall, score.peopleF1,
           score.inventedPeople, ratio(score.actionsFound, score.actionsRequired),
           ratio(score.predictedMatching, score.predictedActions),
           (score.completionGiven == 0
             ? "n/a" : String(format: "%.2f", ratio(score.completionCorrect, score.completionGiven))) as NSString,
-          ratio(score.titlesInGuide, score.examples) * 100, ratio(score.tagsInGuide, score.examples) * 100,
+          ratio(score.titlesInGuide, score.examples) * 100, ratio(score.summariesInGuide, score.examples) * 100,
+          ratio(score.tagsInGuide, score.examples) * 100,
           ratio(score.tagsLowercase, score.examples) * 100, median, score.promptTokens / max(score.examples, 1),
           score.generatedTokens / max(score.examples, 1)))
     }

@@ -58,6 +58,20 @@ struct AnalysisScaffoldTests {
     #expect(analysis.actionItems.map(\.people) == [["Tess", "Dr. Ruiz"]])
   }
 
+  @Test("a task the answer gives nobody, or only a company, is about the one person its sentence names")
+  func onePersonSentence() throws {
+    let scaffold = AnalysisScaffold("Priya will send the revised budget to Finance by Friday. Call Leo or Mia about it.")
+    let json = """
+      {"title":"Budget to Finance by Friday","summary":"A budget. A call.","tags":["budget"],"sentences":{\
+      "1":{"text":"Priya will send the revised budget to Finance by Friday.","names":[{"name":"Priya","kind":"person"},\
+      {"name":"Finance","kind":"company"}],"tasks":[{"state":"to do","task":"Send the budget","people":["Finance"]}]},\
+      "2":{"text":"Call Leo or Mia about it.","names":[{"name":"Leo","kind":"person"},{"name":"Mia","kind":"person"}],\
+      "tasks":[{"state":"to do","task":"Make a call about the budget","people":[]}]}}}
+      """
+    let analysis = try scaffold.analysis(from: GeneratedContent(json: json))
+    #expect(analysis.actionItems.map(\.people) == [["Priya"], []], "two persons: the task's is not guessed")
+  }
+
   @Test("a task the answer calls cancelled or an event is no action item; the schema offers those states")
   func cancelledAndEvents() throws {
     let scaffold = AnalysisScaffold("Skip the gym class this week, it moved. Dana fixed the printer this morning.")

@@ -29,8 +29,10 @@ struct NoteAnalysisBoundsTests {
       if object["type"] as? String == "string", object["enum"] == nil, object["const"] == nil {
         strings += 1
         let pattern = object["pattern"] as? String ?? ""
-        // A bounded pattern ends in a counted repetition and has no open-ended one.
-        let bounded = pattern.hasSuffix("}$") && !pattern.contains("*") && !pattern.contains("+")
+        // A bounded pattern is anchored, counts its repetitions and has no open-ended one.
+        let bounded =
+          pattern.hasPrefix("^") && pattern.hasSuffix("$") && pattern.contains("}") && !pattern.contains("*")
+          && !pattern.contains("+")
         if !bounded { unbounded.append("\(path): \(pattern.isEmpty ? "no pattern" : pattern)") }
       }
       for (key, value) in object { visit(value, path: "\(path)/\(key)") }

@@ -109,26 +109,33 @@ struct AnalysisScaffold: Sendable {
 
   /// The analysis an answer holds. The people are the names called persons, in order; the tasks
   /// are every sentence's, each keeping only the people that its own sentence names (a small
-  /// model tends to attach everyone in the note to every task).
+  /// model tends to attach everyone in the note to every task), or the one person its sentence
+  /// names when the answer gives it nobody.
   func analysis(from content: GeneratedContent) throws -> NoteAnalysis {
     let bySentence = try content.value(GeneratedContent.self, forProperty: "sentences")
     var people: [String] = []
     var others: [String] = []
     var tasks: [AnalyzedActionItem] = []
+    // The persons each task's sentence names, for a task the answer gives nobody.
+    var sentencePersons: [[String]] = []
     for (index, text) in sentences.enumerated() {
       let sentence = try bySentence.value(GeneratedContent.self, forProperty: String(index + 1))
+      let names = TranscriptNames(text)
+      var persons: [String] = []
       for name in try sentence.value([GeneratedContent].self, forProperty: "names") {
         let isPerson = try name.value(String.self, forProperty: "kind") == "person"
+        let spelled = try name.value(String.self, forProperty: "name")
         if isPerson {
-          people.append(try name.value(String.self, forProperty: "name"))
+          people.append(spelled)
+          if spelled.count > 1, names.mentions(spelled), !persons.contains(spelled) { persons.append(spelled) }
         } else {
-          others.append(try name.value(String.self, forProperty: "name"))
+          others.append(spelled)
         }
       }
-      let names = TranscriptNames(text)
       for task in try sentence.value([GeneratedContent].self, forProperty: "tasks") {
         let state = try task.value(String.self, forProperty: "state")
         guard Self.actionStates.contains(state) else { continue }
+        sentencePersons.append(persons)
         tasks.append(
           AnalyzedActionItem(
             isCompleted: state == "done",
@@ -143,6 +150,9 @@ struct AnalysisScaffold: Sendable {
     let nonPersons = TranscriptNames(others.joined(separator: ", "))
     for index in tasks.indices {
       tasks[index].people = tasks[index].people.filter { persons.mentions($0) || !nonPersons.mentions($0) }
+      // A task left with nobody, in a sentence about one person ("Priya will send the budget to
+      // Finance"), is about that person.
+      if tasks[index].people.isEmpty, sentencePersons[index].count == 1 { tasks[index].people = sentencePersons[index] }
     }
     return NoteAnalysis(
       title: try content.value(forProperty: "title"), summary: try content.value(forProperty: "summary"),

@@ -10,9 +10,9 @@ public struct NoteAnalysis: Sendable, Equatable {
   @Guide(description: "What the note is about, in three to eight words", .pattern(NoteAnalysis.titlePattern))
   public var title: String
 
-  /// The note in a sentence or two.
+  /// The note in two or three sentences.
   @Guide(
-    description: "The note in one or two sentences of your own, using only facts it states",
+    description: "The note in two or three sentences of your own, using only facts it states",
     .pattern(NoteAnalysis.summaryPattern))
   public var summary: String
 
@@ -40,9 +40,12 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// are left out, which keeps the JSON simple.
   public static let titlePattern = titlePattern(excluding: "")
 
-  /// At most 600 characters. Every free text has such a bound, enforced while decoding: a small
-  /// model that falls into a loop inside a string ("#/#/####...") has to close it and go on,
-  /// instead of spending the whole response budget on it.
+  /// Two or three sentences of under 200 characters each. Every free text has such a bound,
+  /// enforced while decoding: a small model that falls into a loop inside a string
+  /// ("#/#/####...") or copies the transcript on and on has to close it and go on, instead of
+  /// spending the response budget on it. A sentence ends at ".", "!" or "?" and a space; inside
+  /// one, a point comes only after an abbreviated title ("Dr. Haddad") or before a lowercase
+  /// letter or digit ("7 a.m", "2.5").
   public static let summaryPattern = summaryPattern(excluding: "")
 
   /// A tag: lowercase (no capital letter A to Z; the app lowercases the rest), at most 40
@@ -60,7 +63,12 @@ public struct NoteAnalysis: Sendable, Equatable {
   static func titlePattern(excluding excluded: String) -> String {
     #"^[^ \#(excluded)"\\\n]{1,16}( [^ \#(excluded)"\\\n]{1,16}){2,7}$"#
   }
-  static func summaryPattern(excluding excluded: String) -> String { line(atMost: 600, excluding: excluded) }
+  static func summaryPattern(excluding excluded: String) -> String {
+    let plain = #"[^.!?\#(excluded)"\\\n]"#
+    let title = "(Dr|Mr|Mrs|Ms|Mx|St|Prof)\\. "
+    let sentence = #"(\#(title))?\#(plain)(\#(plain)|\.[a-z0-9]| \#(title)){0,196}"#
+    return #"^\#(sentence)([.!?] \#(sentence)){1,2}[.!?]$"#
+  }
   static func tagPattern(excluding excluded: String) -> String { line(atMost: 40, excluding: "A-Z" + excluded) }
   static func namePattern(excluding excluded: String) -> String { line(atMost: 60, excluding: excluded) }
   static func taskPattern(excluding excluded: String) -> String { line(atMost: 160, excluding: excluded) }

@@ -59,8 +59,8 @@ public struct NoteAnalyzer: Sendable {
     rice and soap"). Write each task as a short imperative sentence in the transcript's words that \
     names the people it is about; its people are those named in it. A task already listed for an \
     earlier sentence is not listed again.
-    Title: three to six words saying what the note is about, not its opening words. Summary: one \
-    or two sentences of your own. Tags: one to five lowercase topics.
+    Title: three to six words saying what the note is about, not its opening words. Summary: two \
+    or three sentences of your own. Tags: one to five lowercase topics.
     """)
 
   /// A worked example: a small model follows a shown answer far more closely than a described
