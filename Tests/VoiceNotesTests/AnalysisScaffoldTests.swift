@@ -60,7 +60,8 @@ struct AnalysisScaffoldTests {
 
   @Test("a task the answer gives nobody, or only a company, is about the one person its sentence names")
   func onePersonSentence() throws {
-    let scaffold = AnalysisScaffold("Priya will send the revised budget to Finance by Friday. Call Leo or Mia about it.")
+    let scaffold = AnalysisScaffold(
+      "Priya will send the revised budget to Finance by Friday. Call Leo or Mia about it.")
     let json = """
       {"title":"Budget to Finance by Friday","summary":"A budget. A call.","tags":["budget"],"sentences":{\
       "1":{"text":"Priya will send the revised budget to Finance by Friday.","names":[{"name":"Priya","kind":"person"},\
