@@ -30,7 +30,8 @@ public struct LlamaBackend: LanguageModelBackend {
   /// The seed of random sampling when a request names none (``EngineConfiguration/samplingSeed``).
   public let samplingSeed: UInt64?
   /// Whether generation evaluates the text the grammar allows no alternative to (property
-  /// names, punctuation, copied text) in one forward pass, without sampling it.
+  /// names, punctuation, copied text) without sampling it, in the forward pass of the token
+  /// sampled before it.
   public let decodesAhead: Bool
   /// Why the configuration's model name cannot be used, when it names no model: then no local
   /// model runs, rather than one the person did not ask for.
