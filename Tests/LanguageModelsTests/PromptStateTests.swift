@@ -135,4 +135,36 @@ struct PromptStateTests {
     #expect(afterCut.text == first.text)
     #expect(try Data(contentsOf: file).count == whole.count)
   }
+
+  @Test("a request after one that shares a few words past the system message is evaluated from the system message")
+  func chanceMatchForgotten() async throws {
+    let folder = Fixtures.temporaryFolder("prompt-state-chance")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let backend = Self.backend(folder)
+    try await Self.evict(backend)
+    let first = try await backend.respond(to: Self.request()) { _ in }
+    #expect(first.timing?.prefixState == .saved)
+    let fresh = try #require(first.timing?.promptTokensEvaluated)
+    try await Self.evict(backend)
+    let restored = try await backend.respond(to: Self.request()) { _ in }
+    #expect(restored.timing?.prefixState == .loaded)
+    let fromPrefix = try #require(restored.timing?.promptTokensEvaluated)
+    #expect(fromPrefix < fresh)
+
+    // The same opening words, then another list: without the rule, only the words after the
+    // shared ones would be evaluated, in a batch of another size.
+    let other = Self.request(prompt: "Note: buy oat milk, a bag of rice and some soap.")
+    _ = try await backend.respond(to: other) { _ in }
+    let after = try await backend.respond(to: Self.request()) { _ in }
+    #expect(after.timing?.promptTokensEvaluated == fromPrefix)
+    #expect(after.text == restored.text)
+
+    // A conversation that goes on keeps its earlier turns.
+    let turns = LanguageModelRequest(
+      messages: Self.request().messages + [
+        .init(role: .assistant, content: restored.text), .init(role: .user, content: "And for the weekend?"),
+      ], options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 24))
+    let followUp = try await backend.respond(to: turns) { _ in }
+    #expect(try #require(followUp.timing?.promptTokensEvaluated) < fromPrefix)
+  }
 }

@@ -165,7 +165,10 @@ actor LlamaEngine {
     }
     var timing = LlamaTiming()
     let promptStart = ContinuousClock.now
-    if let prefix { timing.prefixState = try restore(prefix, of: tokens, grammar: grammar, timing: &timing) }
+    if let prefix {
+      timing.prefixState = try restore(prefix, of: tokens, grammar: grammar, timing: &timing)
+      forgetChanceMatch(of: tokens, after: prefix)
+    }
     timing.promptTokensEvaluated += try evaluate(tokens)
     timing.promptSeconds = Self.seconds(since: promptStart)
     let sampler = try makeSampler(sampling: sampling)
@@ -264,6 +267,27 @@ actor LlamaEngine {
       return .unsaved("\(error)")
     }
   }
+
+  /// Cached tokens that `prompt` shares beyond the prefix only by chance ("Analyse this
+  /// transcript: Okay," of the note before) are evaluated again: a forward pass gives a token
+  /// logits that differ in their last bits with the batch it is in, so where the shared part ends
+  /// would otherwise change what greedy decoding writes for the same request. A longer shared
+  /// part (the earlier turns of a conversation) is kept.
+  private func forgetChanceMatch(of prompt: [Int32], after prefix: LlamaPrefix) {
+    let own = tokenize(prefix.text)
+    let prefixLength = zip(own, prompt).prefix { $0 == $1 }.count
+    let shared = zip(cachedTokens, prompt).prefix { $0 == $1 }.count
+    guard prefixLength >= Self.minimumSavedPrefix, shared > prefixLength,
+      shared < prefixLength + Self.shortestKeptTurn, shared < prompt.count
+    else { return }
+    if llama_memory_seq_rm(llama_get_memory(context), 0, Int32(prefixLength), -1) {
+      cachedTokens = Array(cachedTokens.prefix(prefixLength))
+    }
+  }
+
+  /// The fewest tokens past the prefix that a prompt must share with the cache for them to be
+  /// reused: a shorter match is a chance one.
+  static let shortestKeptTurn = 32
 
   /// The KV state of sequence 0, as llama.cpp serialises it.
   private func sequenceState() -> [UInt8]? {
