@@ -166,8 +166,10 @@ actor LlamaEngine {
     var timing = LlamaTiming()
     let promptStart = ContinuousClock.now
     if let prefix {
-      timing.prefixState = try restore(prefix, of: tokens, grammar: grammar, timing: &timing)
-      forgetChanceMatch(of: tokens, after: prefix)
+      let prefixLength = zip(tokenize(prefix.text), tokens).prefix { $0 == $1 }.count
+      timing.prefixState = try restore(
+        prefix, firstTokens: Array(tokens.prefix(prefixLength)), of: tokens, grammar: grammar, timing: &timing)
+      forgetChanceMatch(of: tokens, afterPrefixOf: prefixLength)
     }
     timing.promptTokensEvaluated += try evaluate(tokens)
     timing.promptSeconds = Self.seconds(since: promptStart)
@@ -246,13 +248,12 @@ actor LlamaEngine {
   /// The smallest prefix worth a state file, in tokens: below it, evaluating is as quick as reading.
   static let minimumSavedPrefix = 32
 
-  /// Makes the KV cache hold the tokens `prompt` shares with `prefix.text`: already there, restored
-  /// from the prefix's state file, or evaluated and then saved to it.
+  /// Makes the KV cache hold `shared`, the tokens `prompt` shares with `prefix.text`: already
+  /// there, restored from the prefix's state file, or evaluated and then saved to it.
   private func restore(
-    _ prefix: LlamaPrefix, of prompt: [Int32], grammar: String?, timing: inout LlamaTiming
+    _ prefix: LlamaPrefix, firstTokens shared: [Int32], of prompt: [Int32], grammar: String?,
+    timing: inout LlamaTiming
   ) throws(LlamaError) -> LlamaTiming.PrefixState {
-    let own = tokenize(prefix.text)
-    let shared = Array(prompt.prefix(zip(own, prompt).prefix { $0 == $1 }.count))
     guard shared.count >= Self.minimumSavedPrefix, shared.count < prompt.count else { return .none }
     if cachedTokens.starts(with: shared) { return .inMemory }
     let file = LlamaStateFile(
@@ -273,9 +274,7 @@ actor LlamaEngine {
   /// logits that differ in their last bits with the batch it is in, so where the shared part ends
   /// would otherwise change what greedy decoding writes for the same request. A longer shared
   /// part (the earlier turns of a conversation) is kept.
-  private func forgetChanceMatch(of prompt: [Int32], after prefix: LlamaPrefix) {
-    let own = tokenize(prefix.text)
-    let prefixLength = zip(own, prompt).prefix { $0 == $1 }.count
+  private func forgetChanceMatch(of prompt: [Int32], afterPrefixOf prefixLength: Int) {
     let shared = zip(cachedTokens, prompt).prefix { $0 == $1 }.count
     guard prefixLength >= Self.minimumSavedPrefix, shared > prefixLength,
       shared < prefixLength + Self.shortestKeptTurn, shared < prompt.count

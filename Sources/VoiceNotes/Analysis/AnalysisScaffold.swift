@@ -115,9 +115,8 @@ struct AnalysisScaffold: Sendable {
     let bySentence = try content.value(GeneratedContent.self, forProperty: "sentences")
     var people: [String] = []
     var others: [String] = []
-    var tasks: [AnalyzedActionItem] = []
-    // The persons each task's sentence names, for a task the answer gives nobody.
-    var sentencePersons: [[String]] = []
+    // Each task with the persons its sentence names, for a task the answer gives nobody.
+    var tasks: [(item: AnalyzedActionItem, sentencePersons: [String])] = []
     for (index, text) in sentences.enumerated() {
       let sentence = try bySentence.value(GeneratedContent.self, forProperty: String(index + 1))
       let names = TranscriptNames(text)
@@ -135,12 +134,10 @@ struct AnalysisScaffold: Sendable {
       for task in try sentence.value([GeneratedContent].self, forProperty: "tasks") {
         let state = try task.value(String.self, forProperty: "state")
         guard Self.actionStates.contains(state) else { continue }
-        sentencePersons.append(persons)
-        tasks.append(
-          AnalyzedActionItem(
-            isCompleted: state == "done",
-            task: try task.value(String.self, forProperty: "task"),
-            people: try task.value([String].self, forProperty: "people").filter { names.mentions($0) }))
+        let item = AnalyzedActionItem(
+          isCompleted: state == "done", task: try task.value(String.self, forProperty: "task"),
+          people: try task.value([String].self, forProperty: "people").filter { names.mentions($0) })
+        tasks.append((item, persons))
       }
     }
     // A task's people are persons: a company the model attached to a task is not one of them. A
@@ -148,15 +145,17 @@ struct AnalysisScaffold: Sendable {
     // a sentence's names out, and names its people only in its task).
     let persons = TranscriptNames(people.joined(separator: ", "))
     let nonPersons = TranscriptNames(others.joined(separator: ", "))
-    for index in tasks.indices {
-      tasks[index].people = tasks[index].people.filter { persons.mentions($0) || !nonPersons.mentions($0) }
+    let items = tasks.map { task, sentencePersons in
+      var item = task
+      item.people = item.people.filter { persons.mentions($0) || !nonPersons.mentions($0) }
       // A task left with nobody, in a sentence about one person ("Priya will send the budget to
       // Finance"), is about that person.
-      if tasks[index].people.isEmpty, sentencePersons[index].count == 1 { tasks[index].people = sentencePersons[index] }
+      if item.people.isEmpty, sentencePersons.count == 1 { item.people = sentencePersons }
+      return item
     }
     return NoteAnalysis(
       title: try content.value(forProperty: "title"), summary: try content.value(forProperty: "summary"),
-      tags: try content.value(forProperty: "tags"), people: people, actionItems: tasks)
+      tags: try content.value(forProperty: "tags"), people: people, actionItems: items)
   }
 
   /// What the answer looks like, for the instructions (the grammar holds the details).
