@@ -20,12 +20,23 @@ struct AnalysisScaffoldTests {
     #expect(AnalysisScaffold.sentences(of: "Say \"hi\" to\\ Mo today please.") == ["Say 'hi' to Mo today please."])
   }
 
-  @Test("a sentence of two clauses joined by ', and' is walked as two; a short list item is not cut off")
+  @Test("two clauses joined by ', and' or by 'and I' are walked as two; a list item is not cut off")
   func clauses() {
     #expect(
       AnalysisScaffold.sentences(
         of: "Oskar is sending the contract today, and Imani is handling the invoice. Buy eggs, milk, and bread.")
         == ["Oskar is sending the contract today,", "and Imani is handling the invoice.", "Buy eggs, milk, and bread."])
+    #expect(
+      AnalysisScaffold.sentences(
+        of: "Mina is doing the slides and I’ve got the script. Email Jo about the data, and, um, book a room for us.")
+        == [
+          "Mina is doing the slides", "and I’ve got the script.", "Email Jo about the data,",
+          "and, um, book a room for us.",
+        ])
+    #expect(
+      AnalysisScaffold.sentences(of: "Bread and butter and jam are on the list.") == [
+        "Bread and butter and jam are on the list."
+      ])
   }
 
   @Test("people are the names called persons; a task keeps its state and only the people its sentence names")

@@ -42,6 +42,15 @@ struct NoteAnalysisBoundsTests {
     #expect(unbounded.isEmpty, "\(unbounded)")
   }
 
+  @Test("a summary has at most three sentences; a point inside one only in a title, a number or a.m.")
+  func summarySentences() throws {
+    let summary = try Regex(NoteAnalysis.summaryPattern)
+    #expect(try summary.wholeMatch(in: "Dr. Haddad moved the scan to 7 a.m. on the 8th. It costs 2.5 hours.") != nil)
+    #expect(try summary.wholeMatch(in: "One. Two is here. Three is here.") != nil)
+    #expect(try summary.wholeMatch(in: "One. Two is here. Three is here. Four is here.") == nil)
+    #expect(try summary.wholeMatch(in: "One. Two is here. Three joins the group.four runs on.") == nil)
+  }
+
   @Test("a tiny model's greedy answer ends within the budget; its loop inside a string is cut at the bound")
   func loopingModelFinishes() async throws {
     // smollm-135m, greedy, on this line wrote "#/#/####..." as a task until the budget ran out.

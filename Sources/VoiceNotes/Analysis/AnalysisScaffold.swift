@@ -221,15 +221,23 @@ struct AnalysisScaffold: Sendable {
     return sentences
   }
 
-  /// A sentence split before each ", and" that joins two clauses of at least four words each
-  /// ("Bjørn will send the quote by Friday, | and Agnieszka will check the terms"): a small model
-  /// tends to list the first task of such a sentence and not the second.
+  /// A sentence split before each "and" that joins two clauses of at least four words each: one
+  /// after a comma ("Bjørn will send the quote by Friday, | and Agnieszka will check the terms"),
+  /// or one whose next word, past any filler ("and, um,"), is "I" or "we" ("Mina is doing the
+  /// slides | and I've got the script"). A small model tends to list the first task of such a
+  /// sentence and not the second, and the speaker's own part is where a clause of its own is a
+  /// task.
   static func clauses(of sentence: String) -> [String] {
     let words = sentence.split(separator: " ")
+    let bare = words.map {
+      $0.lowercased().replacingOccurrences(of: "’", with: "'").trimmingCharacters(in: .punctuationCharacters)
+    }
     var clauses: [String] = []
     var start = 0
-    for index in words.indices.dropFirst() where words[index].lowercased() == "and" && words[index - 1].hasSuffix(",") {
-      if index - start >= 4, words.count - index >= 4 {
+    for index in words.indices.dropFirst() where bare[index] == "and" {
+      let next = bare[(index + 1)...].first { !fillers.contains($0) }
+      let joinsClauses = words[index - 1].hasSuffix(",") || next.map(speakerPronouns.contains) == true
+      if joinsClauses, index - start >= 4, words.count - index >= 4 {
         clauses.append(words[start..<index].joined(separator: " "))
         start = index
       }
@@ -237,6 +245,14 @@ struct AnalysisScaffold: Sendable {
     clauses.append(words[start...].joined(separator: " "))
     return clauses
   }
+
+  /// Words a speaker fills a pause with.
+  private static let fillers: Set<String> = ["um", "uh", "oh", "er", "erm", "hmm"]
+
+  /// "I" and "we", alone or contracted with a verb: the speaker as a clause's subject.
+  private static let speakerPronouns: Set<String> = [
+    "i", "i'm", "i've", "i'll", "i'd", "we", "we're", "we've", "we'll", "we'd",
+  ]
 
   /// Whether `text` ends with a word whose full stop is not a sentence's end: an abbreviated
   /// title, a single letter, or a dotted abbreviation such as "a.m.".

@@ -46,8 +46,9 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// enforced while decoding: a small model that falls into a loop inside a string
   /// ("#/#/####...") or copies the transcript on and on has to close it and go on, instead of
   /// spending the response budget on it. A sentence ends at ".", "!" or "?" and a space; inside
-  /// one, a point comes only after an abbreviated title ("Dr. Haddad") or before a lowercase
-  /// letter or digit ("7 a.m", "2.5").
+  /// one, a point comes only after an abbreviated title ("Dr. Haddad"), before a digit ("2.5")
+  /// or in "a.m" and "p.m" (a point before any letter let a model run on past its third
+  /// sentence: "…the lunch group.eli signed up…").
   public static let summaryPattern = summaryPattern(excluding: "")
 
   /// A tag: lowercase (no capital letter A to Z; the app lowercases the rest), at most 40
@@ -68,7 +69,7 @@ public struct NoteAnalysis: Sendable, Equatable {
   static func summaryPattern(excluding excluded: String) -> String {
     let plain = #"[^.!?\#(excluded)"\\\n]"#
     let title = "(Dr|Mr|Mrs|Ms|Mx|St|Prof)\\. "
-    let sentence = #"(\#(title))?\#(plain)(\#(plain)|\.[a-z0-9]| \#(title)){0,196}"#
+    let sentence = #"(\#(title))?\#(plain)(\#(plain)|\.[0-9m]| \#(title)){0,196}"#
     return #"^\#(sentence)([.!?] \#(sentence)){0,2}[.!?]$"#
   }
   static func tagPattern(excluding excluded: String) -> String { line(atMost: 40, excluding: "A-Z" + excluded) }
