@@ -175,6 +175,15 @@ struct NotePipelineTests {
     }
     let pieces = try await analyzer.split(transcript)
     #expect(pieces.count >= 2, "the transcript should need several requests")
+    // A transcript that fits the context but is longer than a piece's words goes in pieces of
+    // about equal length, every sentence in one of them.
+    let roomy = NoteAnalyzer(model: SystemLanguageModel(weights: .small))
+    let long = (1...45).map { "Item \($0) on the list is the blue crate number \($0) for the lab." }.joined(
+      separator: " ")
+    let even = try await roomy.split(long)
+    let counts = even.map { $0.split(separator: " ").count }
+    #expect(even.count == 4 && counts.allSatisfy { (140...170).contains($0) }, "630 words: \(counts)")
+    #expect(even.joined(separator: " ") == long)
     let analysis = try await analyzer.analyze(transcript)
     let people = Set(analysis.people)
     #expect(people.isSubset(of: ["Ingrid", "Tomasz", "Amara"]), "no invented people: \(people)")
