@@ -41,8 +41,12 @@ struct AnalysisScaffold: Sendable {
 
   /// Tasks one sentence may state.
   static let tasksPerSentence = 3
-  /// Names one sentence may hold.
-  static let namesPerSentence = 8
+  /// Names one sentence may hold. Few sentences name more than four; a model that falls into
+  /// repeating a name ("Shop", "Shop", …) fills the list to this bound, so a low one ends the
+  /// loop sooner (on a five-minute note a piece's 99 names became 63).
+  static let namesPerSentence = 5
+  /// People one task may involve, for the same reason.
+  static let peoplePerTask = 4
   /// What a name may stand for; only persons become the note's people.
   static let kinds = ["person", "company", "place", "product", "pet", "other"]
   /// What may have become of a task. A cancelled one is dropped from the analysis: a small model
@@ -74,7 +78,8 @@ struct AnalysisScaffold: Sendable {
         .init(name: "task", schema: line(NoteAnalysis.taskPattern(excluding:))),
         .init(
           name: "people",
-          schema: DynamicGenerationSchema(arrayOf: line(NoteAnalysis.namePattern(excluding:)), maximumElements: 6)),
+          schema: DynamicGenerationSchema(
+            arrayOf: line(NoteAnalysis.namePattern(excluding:)), maximumElements: Self.peoplePerTask)),
       ])
     let entries = sentences.enumerated().map { index, sentence in
       DynamicGenerationSchema.Property(
