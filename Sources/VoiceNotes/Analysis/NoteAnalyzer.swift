@@ -281,7 +281,7 @@ public struct NoteAnalyzer: Sendable {
   /// longest notes the sentence walk was measured on. A five-minute note cut only where the
   /// context was full (pieces of up to 29 sentences) had the default model give nearly every
   /// sentence a name and a task ("See the geese", "I" as a person), in 185 s; in pieces of about
-  /// 200 words it took 96 s.
+  /// 200 words it took 119 s.
   static let wordsPerPiece = 200
 
   /// The transcript in pieces of whole sentences, of about equal length, that each hold about
