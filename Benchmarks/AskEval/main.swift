@@ -2,7 +2,7 @@
 // then each question of the question set searched (keyword, semantic, hybrid: recall@5) and asked
 // (answer correctness, citation correctness, abstention). Usage:
 //
-//   AskEval QUESTIONS.jsonl NOTES.jsonl [--model qwen-1.5b] [--library FOLDER] [--retrieval-only]
+//   AskEval QUESTIONS.jsonl NOTES.jsonl [--model qwen-1.5b] [--library FOLDER] [--retrieval-only] [--verbose]
 //
 // The library is kept in FOLDER (by default .build/eval/ask-library) and built again only when the
 // notes file changes, since analysing 38 notes takes a quarter of an hour.
@@ -53,7 +53,8 @@ let modelName = option("--model", in: &arguments) ?? LanguageModelWeights.defaul
 let libraryPath = option("--library", in: &arguments) ?? ".build/eval/ask-library"
 let onlyIDs = option("--only", in: &arguments).map { Set($0.split(separator: ",").map(String.init)) }
 let retrievalOnly = arguments.contains("--retrieval-only")
-arguments.removeAll { $0 == "--retrieval-only" }
+let verbose = arguments.contains("--verbose")
+arguments.removeAll { $0 == "--retrieval-only" || $0 == "--verbose" }
 guard arguments.count == 2 else { fail("usage: AskEval QUESTIONS.jsonl NOTES.jsonl [--model NAME] [--library FOLDER]") }
 let questions = readLines(arguments[0], as: Question.self)
 let evalNotes = readLines(arguments[1], as: EvalNote.self)
@@ -117,6 +118,11 @@ for mode in [SearchMode.keyword, .semantic, .hybrid] {
     let results = (try? await library.search(question.question, mode: mode, limit: 5)) ?? []
     let found = Set(results.compactMap { evalIDs[$0.note.id] })
     total += Double(question.notes.filter(found.contains).count) / Double(question.notes.count)
+    if verbose, !Set(question.notes).isSubset(of: found) {
+      print(
+        "    \(mode.rawValue) missed \(question.id), found \(results.compactMap { evalIDs[$0.note.id] }.joined(separator: ","))"
+      )
+    }
   }
   recalls[mode] = total / Double(answerable.count)
   print(String(format: "  %-8@ %.3f", mode.rawValue, recalls[mode]!))
@@ -129,6 +135,19 @@ for question in answerable {
   anyWord += Double(question.notes.filter(found.contains).count) / Double(question.notes.count)
 }
 print(String(format: "  keyword, any word %.3f", anyWord / Double(answerable.count)))
+// With --verbose: where each answering note ranks by any word and by meaning (first 50 each).
+if verbose {
+  for question in answerable {
+    let byWord = ((try? await library.store.search(question.question, limit: 50, matchingAnyWord: true)) ?? [])
+      .compactMap { evalIDs[$0.note.id] }
+    let byMeaning = ((try? await library.search(question.question, mode: .semantic, limit: 50)) ?? [])
+      .compactMap { evalIDs[$0.note.id] }
+    let ranks = question.notes.map { id in
+      "\(id) any word \(byWord.firstIndex(of: id).map { String($0 + 1) } ?? "-"), meaning \(byMeaning.firstIndex(of: id).map { String($0 + 1) } ?? "-")"
+    }
+    print("    \(question.id) \(ranks.joined(separator: "; "))")
+  }
+}
 if retrievalOnly { exit(0) }
 
 // MARK: - Answers

@@ -143,6 +143,27 @@ struct NoteAnswerParsingTests {
     #expect(kept.citations.map(\.number) == [1, 2])
   }
 
+  @Test("a citation goes to the shown excerpt that holds the most of its statement's words")
+  func source() {
+    let book = CitationBook()
+    let note = VoiceNote(
+      id: "note", createdAt: Date(timeIntervalSinceReferenceDate: 0), duration: 10, audioFileName: "a.wav",
+      originalFileName: "a.wav")
+    let shown = [
+      book.add("Call the dentist's office on Tuesday about the blood work.", of: note, at: 0),
+      book.add("The MRI is booked for the 8th at the Riverside imaging center.", of: note, at: 5),
+    ]
+    let moved = NoteAssistant.answer(
+      from: "Your scan is at the Riverside imaging center on the 8th [1]. Call the dentist on Tuesday [1].",
+      book: book, evidence: ["1.1"], shown: shown)
+    #expect(
+      moved.text == "Your scan is at the Riverside imaging center on the 8th [2]. Call the dentist on Tuesday [1].")
+    #expect(moved.citations.map(\.number) == [2, 1])
+    // Words that no excerpt holds more of than the others leave the evidence to decide.
+    let even = NoteAssistant.answer(from: "You planned it [1].", book: book, evidence: ["2.1"], shown: shown)
+    #expect(even.citations.map(\.number) == [2])
+  }
+
   @Test("the abstention cites nothing; an answer that is silent on one part and cites another is an answer")
   func abstention() {
     let answer = NoteAssistant.answer(from: NoteAssistant.abstention, book: book(notes: 3))

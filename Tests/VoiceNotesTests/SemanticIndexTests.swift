@@ -148,6 +148,17 @@ struct SemanticIndexTests {
     }
   }
 
+  @Test("hybrid search fuses only the notes with some of a question's words that score near the best")
+  func nearBest() async throws {
+    try await withIndexedLibrary { _, notes in
+      let results = zip(notes, [9.0, 5.0, 4.0, 0.5]).map { note, score in
+        SearchResult(note: note, score: score, matchedField: .transcript, snippetRuns: [], time: nil)
+      }
+      #expect(Library.nearBest(results).map(\.note.id) == [notes[0].id, notes[1].id])
+      #expect(Library.nearBest([]).isEmpty)
+    }
+  }
+
   @Test("scopes limit the passages, and meaning is not searched in titles")
   func scopes() async throws {
     try await withIndexedLibrary { library, _ in

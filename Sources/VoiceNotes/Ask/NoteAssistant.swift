@@ -82,7 +82,7 @@ public actor NoteAssistant {
       try await summarise()
       reply = try await respond(to: prompt, scaffold: scaffold, onText: onText)
     }
-    return Self.answer(from: reply.text, book: book, evidence: reply.evidence)
+    return Self.answer(from: reply.text, book: book, evidence: reply.evidence, shown: relevant)
   }
 
   /// The model's answer to `prompt` in this session and the labels of its evidence, each new
@@ -110,11 +110,15 @@ public actor NoteAssistant {
   /// Turns the model's text into an answer: the citations it uses that exist, and whether it
   /// abstains (then with no citations).
   ///
-  /// `evidence` holds the labels ("2.3") of the sentences the answer said it draws on. A small
-  /// model copies a sentence of excerpt 2 and then writes "[1]" after it; so a citation of an
-  /// excerpt the evidence does not point at is the evidence's excerpt when it points at one,
-  /// and is dropped when it points at several.
-  static func answer(from text: String, book: CitationBook, evidence: [String] = []) -> NoteAnswer {
+  /// A small model copies a sentence of excerpt 2 and then writes "[1]" after it. So each
+  /// citation goes to the excerpt of `shown` that holds the most words of the statement before
+  /// it, when one holds more than every other. Otherwise `evidence`, the labels ("2.3") of the
+  /// sentences the answer said it draws on, decides: a citation of an excerpt the evidence does
+  /// not point at is the evidence's excerpt when it points at one, and is dropped when it points
+  /// at several.
+  static func answer(
+    from text: String, book: CitationBook, evidence: [String] = [], shown: [NoteCitation] = []
+  ) -> NoteAnswer {
     let pointedAt = Set(evidence.compactMap { label in label.split(separator: ".").first.flatMap { Int($0) } })
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     // The pattern lets the answer abstain only as the whole of it; a sentence that says the notes
@@ -126,9 +130,14 @@ public actor NoteAssistant {
     // Each bracketed number the book does not hold (the model citing an excerpt it was not shown)
     // is dropped from the text, with the space before it.
     while let match = rest.firstMatch(of: /\s*\[(\d{1,3})\]/) {
-      cleaned += rest[..<match.range.lowerBound]
+      let statement = rest[..<match.range.lowerBound]
+      cleaned += statement
       if var number = Int(match.output.1), book.citation(number) != nil {
-        if !pointedAt.isEmpty, !pointedAt.contains(number) { number = pointedAt.count == 1 ? pointedAt.first! : 0 }
+        if let source = source(of: statement, among: shown) {
+          number = source
+        } else if !pointedAt.isEmpty, !pointedAt.contains(number) {
+          number = pointedAt.count == 1 ? pointedAt.first! : 0
+        }
         // A number changed to the one just written ("[1] [2]" both to "[2]") is not written twice.
         if number > 0, !cleaned.hasSuffix("[\(number)]") {
           cleaned += rest[match.range].prefix(while: \.isWhitespace) + "[\(number)]"
@@ -140,6 +149,22 @@ public actor NoteAssistant {
     cleaned += rest
     let citations = abstains ? [] : numbers.compactMap { book.citation($0) }
     return NoteAnswer(text: cleaned, citations: citations, isAbstention: abstains && citations.isEmpty)
+  }
+
+  /// The number of the excerpt among `shown` that holds the most of `statement`'s words (of
+  /// three letters or more, and numbers), when one holds more than every other; nil otherwise.
+  static func source(of statement: Substring, among shown: [NoteCitation]) -> Int? {
+    func words(_ text: some StringProtocol) -> Set<String> {
+      Set(
+        text.lowercased().split { !$0.isLetter && !$0.isNumber }.filter { $0.count >= 3 || $0.allSatisfy(\.isNumber) }
+          .map(String.init))
+    }
+    let wanted = words(statement)
+    let ranked = shown.map { (number: $0.number, shared: wanted.intersection(words($0.text)).count) }
+      .sorted { $0.shared > $1.shared }
+    guard let best = ranked.first, best.shared > 0, ranked.dropFirst().first.map({ $0.shared < best.shared }) ?? true
+    else { return nil }
+    return best.number
   }
 
   /// The turn's prompt: the excerpts found for the question, then the question.
@@ -159,7 +184,9 @@ public actor NoteAssistant {
       are given or find with the tools. First pick the sentences of the excerpts that answer the \
       question, even if only in part. Then answer from them in one to three short sentences, \
       speaking to the user ("you planned", "your dentist"), with the number of the excerpt after \
-      each fact, like [1]. Never add facts the excerpts do not state. \(AnswerScaffold.shape)
+      each fact, like [1]. Never add facts the excerpts do not state. Where the speaker corrects \
+      themselves ("on Monday, no wait, Tuesday"; "I'll ask Ann, actually no, Ben"), only the \
+      correction holds. \(AnswerScaffold.shape)
       """
     if let earlier { text += "\n\nEarlier in this conversation: \(earlier)" }
     return text

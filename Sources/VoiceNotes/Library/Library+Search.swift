@@ -30,6 +30,12 @@ extension Library {
   /// What a place in the ranking by words counts for, against one in the ranking by meaning,
   /// when the note holds only some of the query's words.
   static let someWordsWeight = 0.5
+  /// The least share of the best score by words a note with only some of the query's words
+  /// needs to be fused at all. A question's words other than the rarest match nearly every
+  /// note ("still", "pay"), and fusing that long, flat tail gave each note in it a little more
+  /// than the note closest in meaning that shares no word with the question ("scan" against
+  /// "MRI"), which then fell out of the first results.
+  static let someWordsShare = 0.5
 
   /// How a search with no mode given is done: hybrid when the library has a semantic index and
   /// `scope` is one that meaning can be searched in, keyword otherwise.
@@ -66,7 +72,7 @@ extension Library {
     if keyword.count < Self.fusionDepth {
       let found = Set(keyword.map(\.note.id))
       let some = try await reader.search(query, scope: scope, limit: Self.fusionDepth, matchingAnyWord: true)
-      keyword += some.filter { !found.contains($0.note.id) }.prefix(Self.fusionDepth - keyword.count)
+      keyword += Self.nearBest(some).filter { !found.contains($0.note.id) }.prefix(Self.fusionDepth - keyword.count)
     }
     var fused: [String: Double] = [:]
     for (rank, result) in keyword.enumerated() {
@@ -102,6 +108,13 @@ extension Library {
       guard let match = byMeaning[id] else { return nil }
       return try await self.result(for: match, score: score)
     }
+  }
+
+  /// The results by some of the query's words that score at least ``someWordsShare`` of the
+  /// best one (`results` best first, as the store returns them).
+  static func nearBest(_ results: [SearchResult]) -> [SearchResult] {
+    let least = (results.first?.score ?? 0) * someWordsShare
+    return results.filter { $0.score >= least }
   }
 
   /// The notes closest in meaning to the note `id`, best first, each with the passage that is
