@@ -119,6 +119,7 @@ public actor NoteAssistant {
   static func answer(
     from text: String, book: CitationBook, evidence: [String] = [], shown: [NoteCitation] = []
   ) -> NoteAnswer {
+    let shownWords = shown.map { (number: $0.number, words: telling($0.text)) }
     let pointedAt = Set(evidence.compactMap { label in label.split(separator: ".").first.flatMap { Int($0) } })
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     // The pattern lets the answer abstain only as the whole of it; a sentence that says the notes
@@ -133,7 +134,7 @@ public actor NoteAssistant {
       let statement = rest[..<match.range.lowerBound]
       cleaned += statement
       if var number = Int(match.output.1), book.citation(number) != nil {
-        if let source = source(of: statement, among: shown) {
+        if let source = source(of: statement, among: shownWords) {
           number = source
         } else if !pointedAt.isEmpty, !pointedAt.contains(number) {
           number = pointedAt.count == 1 ? pointedAt.first! : 0
@@ -151,20 +152,21 @@ public actor NoteAssistant {
     return NoteAnswer(text: cleaned, citations: citations, isAbstention: abstains && citations.isEmpty)
   }
 
-  /// The number of the excerpt among `shown` that holds the most of `statement`'s words (of
-  /// three letters or more, and numbers), when one holds more than every other; nil otherwise.
-  static func source(of statement: Substring, among shown: [NoteCitation]) -> Int? {
-    func words(_ text: some StringProtocol) -> Set<String> {
-      Set(
-        text.lowercased().split { !$0.isLetter && !$0.isNumber }.filter { $0.count >= 3 || $0.allSatisfy(\.isNumber) }
-          .map(String.init))
+  /// The number of the excerpt among `shown` (each with its ``telling(_:)`` words) that holds the
+  /// most of `statement`'s telling words, when one holds more than every other; nil otherwise.
+  static func source(of statement: Substring, among shown: [(number: Int, words: Set<String>)]) -> Int? {
+    let wanted = telling(statement)
+    let shared = shown.map { (number: $0.number, count: wanted.intersection($0.words).count) }
+    guard let most = shared.map(\.count).max(), most > 0, shared.count(where: { $0.count == most }) == 1 else {
+      return nil
     }
-    let wanted = words(statement)
-    let ranked = shown.map { (number: $0.number, shared: wanted.intersection(words($0.text)).count) }
-      .sorted { $0.shared > $1.shared }
-    guard let best = ranked.first, best.shared > 0, ranked.dropFirst().first.map({ $0.shared < best.shared }) ?? true
-    else { return nil }
-    return best.number
+    return shared.first { $0.count == most }?.number
+  }
+
+  /// The words of `text` that can tell excerpts apart, folded as search folds them: those of
+  /// three letters or more, and numbers.
+  static func telling(_ text: some StringProtocol) -> Set<String> {
+    Set(FullTextQuery.foldedWords(String(text)).filter { $0.count >= 3 || $0.allSatisfy(\.isNumber) })
   }
 
   /// The turn's prompt: the excerpts found for the question, then the question.
