@@ -135,6 +135,21 @@ for question in answerable {
   anyWord += Double(question.notes.filter(found.contains).count) / Double(question.notes.count)
 }
 print(String(format: "  keyword, any word %.3f", anyWord / Double(answerable.count)))
+// What the assistant shows the model before it answers: its own search, filtered to the notes
+// about the question and cut to its excerpt count.
+var shownRecall = 0.0
+for question in answerable {
+  let book = CitationBook()
+  let arguments = try SearchNotesTool.Arguments(
+    GeneratedContent(properties: ["query": question.question, "scope": "all"]))
+  _ = try await SearchNotesTool(library: library, book: book).call(arguments: arguments)
+  let shown = book.all.compactMap { evalIDs[$0.noteID] }
+  shownRecall += Double(question.notes.filter(shown.contains).count) / Double(question.notes.count)
+  if verbose, !Set(question.notes).isSubset(of: shown) {
+    print("    shown missed \(question.id), shown \(shown.joined(separator: ","))")
+  }
+}
+print(String(format: "  shown to the assistant %.3f", shownRecall / Double(answerable.count)))
 // With --verbose: where each answering note ranks by any word and by meaning (first 50 each).
 if verbose {
   for question in answerable {
@@ -155,6 +170,7 @@ if retrievalOnly { exit(0) }
 print("\nanswers with \(weights.name)")
 var correct = 0
 var citedRight = 0
+var correctAndCited = 0
 var abstained = 0
 var falseAbstentions = 0
 var seconds: [Double] = []
@@ -180,6 +196,7 @@ for question in questions where onlyIDs?.contains(question.id) ?? true {
     let citationsRight = !cited.isEmpty && cited.isSubset(of: Set(question.notes))
     if right { correct += 1 }
     if citationsRight { citedRight += 1 }
+    if right, citationsRight { correctAndCited += 1 }
     if answer.isAbstention { falseAbstentions += 1 }
     verdict = (right ? "correct" : "WRONG") + (citationsRight ? ", cited right" : ", CITED WRONG")
   }
@@ -204,6 +221,10 @@ print(
   String(
     format: "  citations correct: %d/%d (%.0f%%)", citedRight, answerable.count,
     100 * Double(citedRight) / Double(answerable.count)))
+print(
+  String(
+    format: "  correct with correct citations (the issue's measure): %d/%d (%.0f%%)", correctAndCited,
+    answerable.count, 100 * Double(correctAndCited) / Double(answerable.count)))
 print(
   String(
     format: "  abstained when unanswerable: %d/%d (%.0f%%); abstained when answerable: %d", abstained, unanswerable,

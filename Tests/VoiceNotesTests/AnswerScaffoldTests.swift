@@ -40,5 +40,9 @@ struct AnswerScaffoldTests {
     #expect(try Regex(AnswerScaffold.citedPattern).wholeMatch(in: "You land at 9:40 [1].") != nil)
     #expect(try Regex(AnswerScaffold.citedPattern).wholeMatch(in: NoteAssistant.abstention) == nil)
     #expect(try Regex(AnswerScaffold.citedPattern).wholeMatch(in: "[1] [2] [3]") == nil)
+    let cited = try Regex(AnswerScaffold.citedPattern)
+    #expect(try cited.wholeMatch(in: "You land at 9:40 [1], and Ann picks you up [2].") != nil)
+    #expect(try cited.wholeMatch(in: "You land at 9:40 [1].1, 1.2") == nil)
+    #expect(try cited.wholeMatch(in: "You land at 9:40 [1]. 1.2 Ann picks you up [1].") == nil)
   }
 }

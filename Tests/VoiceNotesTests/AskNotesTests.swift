@@ -175,7 +175,7 @@ struct NoteAnswerParsingTests {
     #expect(partial.citations.map(\.number) == [2])
   }
 
-  @Test("only notes about the question are shown: near the best by meaning, or the best by words")
+  @Test("only notes about the question are shown: the best by words, then the nearest by meaning")
   func relevance() {
     func result(_ id: String, _ similarity: Double?, keywordRank: Int? = nil) -> SearchResult {
       let note = VoiceNote(
@@ -195,6 +195,13 @@ struct NoteAnswerParsingTests {
     #expect(SearchNotesTool.about(query: rare).map(\.note.id) == ["meaning", "contractor"])
     let weak = [result("weak", 0.22), result("word", nil, keywordRank: 1)]
     #expect(SearchNotesTool.about(query: weak).isEmpty)
+    let fused = [
+      result("both", 0.5, keywordRank: 1), result("rare", 0.2, keywordRank: 0), result("meaning", 0.7),
+      result("next", 0.6),
+    ]
+    #expect(SearchNotesTool.closest(fused, limit: 3).map(\.note.id) == ["rare", "meaning", "next"])
+    let byWords = [result("first", nil, keywordRank: 0), result("second", nil, keywordRank: 1)]
+    #expect(SearchNotesTool.closest(byWords, limit: 1).map(\.note.id) == ["first"])
   }
 
   @Test("the same excerpt shown twice keeps its number")

@@ -62,13 +62,13 @@ struct AnswerScaffold: Sendable {
   /// Text with one to four citations `[n]`, each after words of its own (so the model cannot run
   /// on citing "[1] [2] [3]…") of at most about 300 characters (so it cannot copy an excerpt on
   /// and on: at the limit the citation is all it may write), without line breaks, quotes or
-  /// backslashes (which keeps the JSON simple). A citation is followed by a space, a punctuation
-  /// mark and a space, or the final mark: a small model otherwise wrote the evidence's labels
-  /// after it ("[1].1, 1.2").
+  /// backslashes (which keeps the JSON simple). A citation is followed by the final mark, or by a
+  /// space (after a punctuation mark or not) and a letter: a small model otherwise wrote the
+  /// evidence's labels after it ("[1].1, 1.2", "[1]. 1.2 Before that").
   static let citedPattern: String = {
     let words = #"[^\[\]\n"\\]{0,100}[A-Za-z][^\[\]\n"\\]{0,200}"#
     let citation = #"\[[1-9][0-9]?\]"#
-    let more = "([.,;:!?]? \(words)\(citation))?"
+    let more = "([.,;:!?]? [A-Za-z]\(words)\(citation))?"
     return "^\(words)\(citation)\(more)\(more)\(more)[.!?]?$"
   }()
 }

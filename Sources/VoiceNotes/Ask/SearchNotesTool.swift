@@ -59,13 +59,27 @@ public struct SearchNotesTool: Tool {
     return results.filter { $0.keywordRank == 0 || ($0.similarity ?? 0) >= least }
   }
 
-  /// Numbered excerpts of the notes that best match `query`: the passage each matched at.
+  /// The first `limit` of `results` (already ``about(query:)`` the query): the best match by words,
+  /// then the rest closest in meaning first. The fused ranking raises a note that shares a common
+  /// word with the question ("done") and is somewhat near it above the note nearest in meaning
+  /// that shares none ("MRI" for "scan"), which then missed the cut; by meaning alone, search
+  /// finds the answering note as often as fused, and the best match by words keeps the rare word.
+  /// A search by words alone (no similarities) keeps its order.
+  static func closest(_ results: [SearchResult], limit: Int) -> [SearchResult] {
+    guard results.contains(where: { $0.similarity != nil }) else { return Array(results.prefix(limit)) }
+    let byWords = results.filter { $0.keywordRank == 0 }
+    let byMeaning = results.filter { $0.keywordRank != 0 }.sorted { ($0.similarity ?? 0) > ($1.similarity ?? 0) }
+    return Array((byWords + byMeaning).prefix(limit))
+  }
+
+  /// Numbered excerpts of the notes that best match `query`: the passage each matched at. Twice
+  /// `limit` results are fused and filtered, so that ``closest(_:limit:)`` has some to choose from.
   static func excerpts(
     for query: String, scope: SearchScope, in library: Library, book: CitationBook, limit: Int
   ) async throws -> [NoteCitation] {
     let results: [SearchResult]
     do {
-      results = about(query: try await library.search(query, scope: scope, limit: limit))
+      results = closest(about(query: try await library.search(query, scope: scope, limit: limit * 2)), limit: limit)
     } catch NoteStoreError.emptyQuery {
       return []
     }
