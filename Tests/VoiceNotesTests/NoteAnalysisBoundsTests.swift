@@ -42,13 +42,22 @@ struct NoteAnalysisBoundsTests {
     #expect(unbounded.isEmpty, "\(unbounded)")
   }
 
-  @Test("a summary has at most three sentences; a point inside one only in a title, a number or a.m.")
+  @Test("a summary has at most three sentences; a point inside one only in a title before a name, a number or a.m.")
   func summarySentences() throws {
     let summary = try Regex(NoteAnalysis.summaryPattern)
     #expect(try summary.wholeMatch(in: "Dr. Haddad moved the scan to 7 a.m. on the 8th. It costs 2.5 hours.") != nil)
     #expect(try summary.wholeMatch(in: "One. Two is here. Three is here.") != nil)
     #expect(try summary.wholeMatch(in: "One. Two is here. Three is here. Four is here.") == nil)
     #expect(try summary.wholeMatch(in: "One. Two is here. Three joins the group.four runs on.") == nil)
+    #expect(try summary.wholeMatch(in: "Dana makes the cake. The rest is pending.mia's bags too.") == nil)
+    #expect(try summary.wholeMatch(in: "Eli may join the lunch group of Mr. .") == nil)
+    #expect(try summary.wholeMatch(in: "The call is at 4 p.m on Friday.") != nil)
+    let full = try Regex(NoteAnalysis.fullSummaryPattern)
+    #expect(try full.wholeMatch(in: "The scan moved to the 8th at 7 a.m.") == nil)
+    #expect(try full.wholeMatch(in: "Dr. Haddad moved the scan. It is at 7 a.m.") != nil)
+    #expect(AnalysisScaffold("Buy milk on the way home. Call Ann about the party.").leastSummarySentences == 1)
+    let three = "Buy milk on the way home. Call Ann about the party. Pay the rent by Friday."
+    #expect(AnalysisScaffold(three).leastSummarySentences == 2)
   }
 
   @Test("a tiny model's greedy answer ends within the budget; its loop inside a string is cut at the bound")

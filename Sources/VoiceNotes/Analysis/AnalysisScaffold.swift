@@ -56,6 +56,11 @@ struct AnalysisScaffold: Sendable {
   /// The states whose tasks are action items.
   static let actionStates: Set = ["to do", "done"]
 
+  /// The fewest sentences the summary may have: two, as the guide asks, for a transcript of three
+  /// sentences or more; one for a shorter note, where a second would have to be made up. Asked
+  /// for two or three in words alone, a small model wrote one sentence for a fifth of the notes.
+  var leastSummarySentences: Int { sentences.count >= 3 ? 2 : 1 }
+
   /// The schema the answer follows: the title, summary and tags with `NoteAnalysis`'s guides,
   /// then `sentences`, an object whose properties "1", "2", … each hold one sentence's text (a
   /// constant), the names in it with what each names, and the tasks it states, each with its
@@ -102,7 +107,9 @@ struct AnalysisScaffold: Sendable {
       name: "NoteAnalysis",
       properties: [
         .init(name: "title", schema: line(NoteAnalysis.titlePattern(excluding:))),
-        .init(name: "summary", schema: line(NoteAnalysis.summaryPattern(excluding:))),
+        .init(
+          name: "summary",
+          schema: line { NoteAnalysis.summaryPattern(excluding: $0, leastSentences: leastSummarySentences) }),
         .init(
           name: "tags",
           schema: DynamicGenerationSchema(

@@ -40,16 +40,21 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// are left out, which keeps the JSON simple.
   public static let titlePattern = titlePattern(excluding: "")
 
-  /// One to three sentences of under 200 characters each (the instructions ask for two or three;
-  /// a note of one sentence forced into two got a made-up second one, "No tasks are listed").
+  /// One to three sentences of under 200 characters each. The instructions ask for two or three,
+  /// and a transcript of three sentences or more is held to two (``summaryPattern(excluding:leastSentences:)``);
+  /// a note of one sentence forced into two got a made-up second one, "No tasks are listed".
   /// Every free text has such a bound,
   /// enforced while decoding: a small model that falls into a loop inside a string
   /// ("#/#/####...") or copies the transcript on and on has to close it and go on, instead of
   /// spending the response budget on it. A sentence ends at ".", "!" or "?" and a space; inside
-  /// one, a point comes only after an abbreviated title ("Dr. Haddad"), before a digit ("2.5")
-  /// or in "a.m" and "p.m" (a point before any letter let a model run on past its third
-  /// sentence: "…the lunch group.eli signed up…").
+  /// one, a point comes only after an abbreviated title followed by a name ("Dr. Haddad"), before
+  /// a digit ("2.5") or in the words "a.m" and "p.m". A point before any letter, or before an "m"
+  /// after any word, let a model run on past its third sentence ("…the lunch group.eli signed
+  /// up…", "…this week.midi cues…"), and a title that may end a sentence gave "Mr. .".
   public static let summaryPattern = summaryPattern(excluding: "")
+
+  /// Two or three sentences, as ``summaryPattern``: a summary of a note long enough to say two things.
+  public static let fullSummaryPattern = summaryPattern(excluding: "", leastSentences: 2)
 
   /// A tag: lowercase (no capital letter A to Z; the app lowercases the rest), at most 40
   /// characters.
@@ -66,11 +71,11 @@ public struct NoteAnalysis: Sendable, Equatable {
   static func titlePattern(excluding excluded: String) -> String {
     #"^[^ \#(excluded)"\\\n]{1,16}( [^ \#(excluded)"\\\n]{1,16}){2,7}$"#
   }
-  static func summaryPattern(excluding excluded: String) -> String {
+  static func summaryPattern(excluding excluded: String, leastSentences: Int = 1) -> String {
     let plain = #"[^.!?\#(excluded)"\\\n]"#
     let title = "(Dr|Mr|Mrs|Ms|Mx|St|Prof)\\. "
-    let sentence = #"(\#(title))?\#(plain)(\#(plain)|\.[0-9m]| \#(title)){0,196}"#
-    return #"^\#(sentence)([.!?] \#(sentence)){0,2}[.!?]$"#
+    let sentence = #"(\#(title))?\#(plain)(\#(plain)|\.[0-9]| [ap]\.m| \#(title)\#(plain)){0,196}"#
+    return #"^\#(sentence)([.!?] \#(sentence)){\#(leastSentences - 1),2}[.!?]$"#
   }
   static func tagPattern(excluding excluded: String) -> String { line(atMost: 40, excluding: "A-Z" + excluded) }
   static func namePattern(excluding excluded: String) -> String { line(atMost: 60, excluding: excluded) }

@@ -390,6 +390,7 @@ struct CombinedSummary {
   @Guide(description: "A title for the note, three to eight words", .pattern(NoteAnalysis.titlePattern))
   var title: String
 
-  @Guide(description: "A summary of the whole note in two or three sentences", .pattern(NoteAnalysis.summaryPattern))
+  @Guide(
+    description: "A summary of the whole note in two or three sentences", .pattern(NoteAnalysis.fullSummaryPattern))
   var summary: String
 }
