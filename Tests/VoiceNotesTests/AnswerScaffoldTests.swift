@@ -44,5 +44,6 @@ struct AnswerScaffoldTests {
     #expect(try cited.wholeMatch(in: "You land at 9:40 [1], and Ann picks you up [2].") != nil)
     #expect(try cited.wholeMatch(in: "You land at 9:40 [1].1, 1.2") == nil)
     #expect(try cited.wholeMatch(in: "You land at 9:40 [1]. 1.2 Ann picks you up [1].") == nil)
+    #expect(try cited.wholeMatch(in: "The books are overdue. [1] and the methods section. [2]") == nil)
   }
 }

@@ -62,13 +62,14 @@ struct AnswerScaffold: Sendable {
   /// Text with one to four citations `[n]`, each after words of its own (so the model cannot run
   /// on citing "[1] [2] [3]…") of at most about 300 characters (so it cannot copy an excerpt on
   /// and on: at the limit the citation is all it may write), without line breaks, quotes or
-  /// backslashes (which keeps the JSON simple). A citation is followed by the final mark, or by a
-  /// space (after a punctuation mark or not) and a letter: a small model otherwise wrote the
-  /// evidence's labels after it ("[1].1, 1.2", "[1]. 1.2 Before that").
+  /// backslashes (which keeps the JSON simple). A citation ends its clause: it is followed by the
+  /// final mark, or by a punctuation mark, a space and a letter. A small model otherwise wrote the
+  /// evidence's labels after it ("[1].1, 1.2", "[1]. 1.2 Before that"), or ran on copying the next
+  /// excerpt ("… two days overdue. [1] and the methods section. [2]").
   static let citedPattern: String = {
     let words = #"[^\[\]\n"\\]{0,100}[A-Za-z][^\[\]\n"\\]{0,200}"#
     let citation = #"\[[1-9][0-9]?\]"#
-    let more = "([.,;:!?]? [A-Za-z]\(words)\(citation))?"
+    let more = "([.,;:!?] [A-Za-z]\(words)\(citation))?"
     return "^\(words)\(citation)\(more)\(more)\(more)[.!?]?$"
   }()
 }
