@@ -54,7 +54,7 @@ public struct NoteAnalysis: Sendable, Equatable {
   public static let summaryPattern = summaryPattern(excluding: "")
 
   /// Two or three sentences, as ``summaryPattern``: a summary of a note long enough to say two things.
-  public static let fullSummaryPattern = summaryPattern(excluding: "", leastSentences: 2)
+  static let fullSummaryPattern = summaryPattern(excluding: "", leastSentences: 2)
 
   /// A tag: lowercase (no capital letter A to Z; the app lowercases the rest), at most 40
   /// characters.
