@@ -146,11 +146,12 @@ actor WhisperContext {
     }
     let status = Self.decode(
       input, context: context, state: state, options: firstPass, filter: filter, callbacks: callbacks)
-    withExtendedLifetime(filter) {}
     if shouldAbort() { throw .cancelled }
     guard status == 0 else {
       throw .engineFailure(detail: "whisper_full returned \(status)")
     }
+    callbacks.finish()
+    withExtendedLifetime(filter) {}
     let languageID = whisper_full_lang_id_from_state(state)
     return languageID >= 0 ? whisper_lang_str(languageID).map { String(cString: $0) } : options.language
   }
@@ -288,6 +289,9 @@ private final class TranscriptionCallbacks: @unchecked Sendable {
   let endOfText: Int32
   /// Decodes unsure segments again, when the decode is greedy first.
   var recheck: SegmentRedecoder?
+  /// The greedy segments of a signal that fits one window, held until the decode ends: whether
+  /// the whole is decoded again depends on all of them, and none may be reported before that.
+  private var held: [WhisperSegment] = []
 
   init(
     timeline: SpeechTimeline, offset: Double = 0, shouldAbort: @escaping @Sendable () -> Bool,
@@ -321,25 +325,31 @@ private final class TranscriptionCallbacks: @unchecked Sendable {
       noSpeechProbability: whisper_full_get_segment_no_speech_prob_from_state(state, index))
   }
 
-  /// Reports segments `indices` of `state`, the ones whisper.cpp has just decoded (a window's),
-  /// or what the recheck decodes in place of the unsure ones.
+  /// Reports what a signal that fits one window says once its greedy decode has ended: decoded
+  /// again whole with the beam when a segment was unsure (just as without the recheck, so a
+  /// short note's words never depend on where a stretch was cut), else the greedy segments.
+  func finish() {
+    guard let recheck, !held.isEmpty else { return }
+    defer { held = [] }
+    if held.contains(where: { recheck.policy.isUnsure($0.tokens) }),
+      let replacement = recheck.redecodeWholeSignal(replacing: held)
+    {
+      replacement.forEach(onSegment)
+    } else {
+      held.forEach(onSegment)
+    }
+  }
+
+  /// Reports segments `indices` of `state`, the ones whisper.cpp has just decoded (a window's,
+  /// or a single one), or what the recheck decodes in place of the unsure ones.
   func report(_ context: OpaquePointer, _ state: OpaquePointer, _ indices: Range<Int32>) {
     let segments = indices.map { segment(context, state, $0) }
     guard let recheck, !shouldAbort() else {
       segments.forEach(onSegment)
       return
     }
-    guard !recheck.replacedWholeSignal else { return }
     if recheck.fitsOneWindow {
-      // Decoded again whole, just as without the recheck: a short note's words then never
-      // depend on where a stretch was cut.
-      if segments.contains(where: { recheck.policy.isUnsure($0.tokens) }),
-        let replacement = recheck.redecodeWholeSignal(replacing: segments)
-      {
-        replacement.forEach(onSegment)
-      } else {
-        segments.forEach(onSegment)
-      }
+      held += segments
       return
     }
     for (index, segment) in zip(indices, segments) {
@@ -399,9 +409,6 @@ private final class SegmentRedecoder: @unchecked Sendable {
 
   /// Whether the whole signal fits in one of Whisper's 30 s windows.
   var fitsOneWindow: Bool { input.count <= 30 * Int(AudioFormat.speechAnalysis.sampleRate) }
-  /// Whether ``redecodeWholeSignal(replacing:)`` replaced everything: later segments of the
-  /// greedy decode are then dropped.
-  private(set) var replacedWholeSignal = false
 
   /// The segments the beam hears in the whole signal, or nil when its text is not to be trusted
   /// over the greedy `segments`.
@@ -410,7 +417,6 @@ private final class SegmentRedecoder: @unchecked Sendable {
     guard let found, policy.accepts(found.map(\.text).joined(), for: segments.map(\.text).joined()) else {
       return nil
     }
-    replacedWholeSignal = true
     return found
   }
 
