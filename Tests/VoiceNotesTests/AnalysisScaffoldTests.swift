@@ -56,6 +56,23 @@ struct AnalysisScaffoldTests {
     #expect(analysis.actionItems.map(\.isCompleted) == [false, true])
   }
 
+  @Test("a task a sentence's list states twice in other words is kept once, in its fuller words")
+  func restatedTask() throws {
+    let scaffold = AnalysisScaffold("Tom suggested meeting at the library. Meet Ana at the cafe.")
+    let json = """
+      {"title":"Where the book club meets","summary":"A place.","tags":["books"],"sentences":{\
+      "1":{"text":"Tom suggested meeting at the library.","names":[{"name":"Tom","kind":"person"}],"tasks":[\
+      {"state":"to do","task":"Meet at the library","people":[]},{"state":"to do","task":"Suggest meeting at the \
+      library","people":["Tom"]}]},"2":{"text":"Meet Ana at the cafe.","names":[{"name":"Ana","kind":"person"}],\
+      "tasks":[{"state":"to do","task":"Meet Ana at the cafe","people":["Ana"]}]}}}
+      """
+    let analysis = try scaffold.analysis(from: GeneratedContent(json: json))
+    #expect(analysis.actionItems.map(\.task) == ["Suggest meeting at the library", "Meet Ana at the cafe"])
+    #expect(NoteAnalyzer.restates("Buy milk, eggs and bread", "Buy the milk"))
+    #expect(!NoteAnalyzer.restates("Buy the milk", "Buy milk, eggs and bread"))
+    #expect(!NoteAnalyzer.restates("Book flights to Porto", "Book the hotel"))
+  }
+
   @Test("a task's person that the answer left out of the sentence's names is kept; one it called a company is not")
   func unlistedTaskPeople() throws {
     let scaffold = AnalysisScaffold("Ask Tess and Hobbs Ltd for the letters of support from Dr. Ruiz.")

@@ -130,6 +130,7 @@ struct AnalysisScaffold: Sendable {
     // Each task with the persons its sentence names, for a task the answer gives nobody.
     var tasks: [(item: AnalyzedActionItem, sentencePersons: [String])] = []
     for (index, text) in sentences.enumerated() {
+      let firstTask = tasks.endIndex
       let sentence = try bySentence.value(GeneratedContent.self, forProperty: String(index + 1))
       let names = TranscriptNames(text)
       var persons: [String] = []
@@ -151,6 +152,14 @@ struct AnalysisScaffold: Sendable {
           people: try task.value([String].self, forProperty: "people").filter { names.mentions($0) })
         tasks.append((item, persons))
       }
+      // A small model sometimes states one task of a sentence twice, the second time in other
+      // words ("Meet at the library", "Suggest meeting at the library"): the one whose words the
+      // other holds all of goes.
+      let sentenceTasks = tasks[firstTask...].map(\.item.task)
+      let kept = tasks[firstTask...].filter { task in
+        !sentenceTasks.contains { NoteAnalyzer.restates($0, task.item.task) }
+      }
+      tasks.replaceSubrange(firstTask..., with: kept)
     }
     // A task's people are persons: a company the model attached to a task is not one of them. A
     // name the answer gives a task without listing it at all is kept (the model sometimes leaves

@@ -251,6 +251,24 @@ public struct NoteAnalyzer: Sendable {
   /// The first five letters of a folded word: a crude stem that joins "registration" and "register".
   private static func stem(_ word: String) -> String { String(word.prefix(5)) }
 
+  /// Whether `task` says all that `other` says and more: every content word of `other` (as
+  /// ``isGrounded(_:in:)`` counts them) is one of `task`'s, allowing for other endings ("meet"
+  /// in "meeting"), and `task` has more of them. The same task twice in one sentence's list.
+  static func restates(_ task: String, _ other: String) -> Bool {
+    let content = { (text: String) in
+      Set(FullTextQuery.foldedWords(text).filter { $0.count >= 3 && !commonWords.contains($0) })
+    }
+    let longer = content(task)
+    let shorter = content(other)
+    guard longer.count > shorter.count, !shorter.isEmpty else { return false }
+    return shorter.allSatisfy { word in
+      longer.contains { candidate in
+        let length = min(word.count, candidate.count, 5)
+        return candidate.prefix(length) == word.prefix(length)
+      }
+    }
+  }
+
   /// Words too common to show what a task is about.
   static let commonWords: Set<String> = [
     "the", "and", "for", "with", "about", "from", "into", "that", "this", "these", "those", "their", "them",
