@@ -263,6 +263,16 @@ struct NoteStoreTests {
       ])
   }
 
+  @Test("a question's stop words, which did not make a note match, are not marked in its snippet")
+  func stopWordsAreNotMarkedWhenAnyWordMatches() throws {
+    let query = try FullTextQuery("where to meet")
+    // "to" would mark "Tom", a person's name, as a match of "where to meet".
+    #expect(SearchHighlighter(query, matchingAnyWord: true).match("Tom") == nil)
+    #expect(SearchHighlighter(query).match("Tom") != nil)
+    let snippet = try #require(SearchHighlighter(query, matchingAnyWord: true).match("Tom suggested meeting")?.snippet)
+    #expect(SearchResult.runs(ofMarked: snippet).filter(\.isMatch).map(\.text) == ["meeting"])
+  }
+
   /// Found by fuzzing: text holding the snippet's private-use markers must not mark anything itself.
   @Test("marker characters in a note's text mark nothing")
   func markerCharactersInTheTextMarkNothing() throws {

@@ -40,6 +40,14 @@ struct FullTextQuery: Equatable {
     "would", "you", "your",
   ]
 
+  /// The words a search looks for: all of them, or with `matchingAnyWord` those that are not
+  /// ``stopWords`` (all of them when that leaves none).
+  func searchedWords(matchingAnyWord: Bool) -> [String] {
+    guard matchingAnyWord else { return words }
+    let telling = words.filter { !Self.stopWords.contains(Self.foldedWords($0).joined(separator: " ")) }
+    return telling.isEmpty ? words : telling
+  }
+
   /// The FTS5 expression, limited to the columns of `scope`. With `matchingAnyWord`, a note
   /// matches when it holds any of the query's words but the ``stopWords`` (all of them when
   /// that leaves none), which is how a question finds notes by its telling words.
@@ -52,8 +60,7 @@ struct FullTextQuery: Equatable {
     in scope: SearchScope, matchingAnyWord: Bool = false, completions: (String) throws -> [String]? = { _ in nil }
   ) rethrows -> String {
     var parts: [String] = []
-    let telling = words.filter { !Self.stopWords.contains(Self.foldedWords($0).joined(separator: " ")) }
-    for word in matchingAnyWord && !telling.isEmpty ? telling : words {
+    for word in searchedWords(matchingAnyWord: matchingAnyWord) {
       let folded = Self.foldedWords(word)
       guard folded.count == 1, let token = folded.first else {
         parts.append(Self.quoted(word) + "*")

@@ -48,7 +48,7 @@ extension NoteStore {
       """, [.text(expression), .integer(Int64(Self.rankingWindow))]
     ) { (number: $0.int(0), score: $0.double(1)) }
     ranked.sort { $0.score > $1.score || ($0.score == $1.score && $0.number > $1.number) }
-    let highlighter = SearchHighlighter(parsed)
+    let highlighter = SearchHighlighter(parsed, matchingAnyWord: matchingAnyWord)
     return try ranked.prefix(limit).compactMap { hit in
       guard
         let note = try database.query(

@@ -35,10 +35,14 @@ struct SearchHighlighter {
   /// The most words a snippet shows.
   let snippetWords: Int
 
-  /// A highlighter for `query`'s words.
-  init(_ query: FullTextQuery, snippetWords: Int = 16) {
+  /// A highlighter for the words of `query` that its search looks for (`matchingAnyWord` as
+  /// there: a stop word that did not make a note match is not marked in it).
+  init(_ query: FullTextQuery, matchingAnyWord: Bool = false, snippetWords: Int = 16) {
     var parts: [String] = []
-    for part in query.words.flatMap(FullTextQuery.foldedWords) where !parts.contains(part) { parts.append(part) }
+    for part in query.searchedWords(matchingAnyWord: matchingAnyWord).flatMap(FullTextQuery.foldedWords)
+    where !parts.contains(part) {
+      parts.append(part)
+    }
     self.parts = parts
     self.snippetWords = snippetWords
   }
