@@ -46,18 +46,32 @@ struct NoteAnalysisBoundsTests {
   func summarySentences() throws {
     let summary = try Regex(NoteAnalysis.summaryPattern)
     #expect(try summary.wholeMatch(in: "Dr. Haddad moved the scan to 7 a.m. on the 8th. It costs 2.5 hours.") != nil)
-    #expect(try summary.wholeMatch(in: "One. Two is here. Three is here.") != nil)
-    #expect(try summary.wholeMatch(in: "One. Two is here. Three is here. Four is here.") == nil)
-    #expect(try summary.wholeMatch(in: "One. Two is here. Three joins the group.four runs on.") == nil)
+    #expect(try summary.wholeMatch(in: "One is here. Two is here. Three is here.") != nil)
+    #expect(try summary.wholeMatch(in: "One is here. Two is here. Three is here. Four is here.") == nil)
+    #expect(try summary.wholeMatch(in: "One is here. Two is here. Three joins the group.four runs on.") == nil)
     #expect(try summary.wholeMatch(in: "Dana makes the cake. The rest is pending.mia's bags too.") == nil)
     #expect(try summary.wholeMatch(in: "Eli may join the lunch group of Mr. .") == nil)
     #expect(try summary.wholeMatch(in: "The call is at 4 p.m on Friday.") != nil)
     let full = try Regex(NoteAnalysis.fullSummaryPattern)
     #expect(try full.wholeMatch(in: "The scan moved to the 8th at 7 a.m.") == nil)
     #expect(try full.wholeMatch(in: "Dr. Haddad moved the scan. It is at 7 a.m.") != nil)
+    // "Mr" is no sentence of its own, so this is one sentence, not the two a full summary needs.
+    #expect(try full.wholeMatch(in: "Mr. John Dashwood considers what he can do for them.") == nil)
     #expect(AnalysisScaffold("Buy milk on the way home. Call Ann about the party.").leastSummarySentences == 1)
     let three = "Buy milk on the way home. Call Ann about the party. Pay the rent by Friday."
     #expect(AnalysisScaffold(three).leastSummarySentences == 2)
+  }
+
+  @Test("a title has three to eight words; a point only after a title such as Mr or before a digit")
+  func titleWords() throws {
+    let title = try Regex(NoteAnalysis.titlePattern)
+    #expect(try title.wholeMatch(in: "Mr. Dashwood's thoughts on marriage") != nil)
+    #expect(try title.wholeMatch(in: "Release 2.5 planning notes") != nil)
+    #expect(try title.wholeMatch(in: "Thoughts on his power and.marriage") == nil)
+    #expect(try title.wholeMatch(in: "Thoughts on his power andMrs.") == nil)
+    #expect(try title.wholeMatch(in: "Budget review for the team.") == nil)
+    #expect(try title.wholeMatch(in: "Mr. John Dashwood's thoughts on his power and marriage") != nil, "eight words")
+    #expect(try title.wholeMatch(in: "Budget review") == nil)
   }
 
   @Test("a tiny model's greedy answer ends within the budget; its loop inside a string is cut at the bound")

@@ -37,7 +37,10 @@ public struct NoteAnalysis: Sendable, Equatable {
 
   /// Three to eight words of at most 16 characters, separated by single spaces: enforced while
   /// decoding, so a title is never a single word or a copied paragraph. Quotes and backslashes
-  /// are left out, which keeps the JSON simple.
+  /// are left out, which keeps the JSON simple. A point comes only after an abbreviated
+  /// title, which counts as one word with the name after it ("Mr. Dashwood"), or before a digit
+  /// ("2.5"). A model out of words at the eighth had put a point where the space would be, "his
+  /// power and.marriage".
   public static let titlePattern = titlePattern(excluding: "")
 
   /// One to three sentences of under 200 characters each. The instructions ask for two or three,
@@ -50,7 +53,9 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// one, a point comes only after an abbreviated title followed by a name ("Dr. Haddad"), before
   /// a digit ("2.5") or in the words "a.m" and "p.m". A point before any letter, or before an "m"
   /// after any word, let a model run on past its third sentence ("…the lunch group.eli signed
-  /// up…", "…this week.midi cues…"), and a title that may end a sentence gave "Mr. .".
+  /// up…", "…this week.midi cues…"), and a title that may end a sentence gave "Mr. .". A
+  /// sentence has five characters or more, so the "Mr" of "Mr. Dashwood …" cannot be one and
+  /// count towards the least number of sentences.
   public static let summaryPattern = summaryPattern(excluding: "")
 
   /// Two or three sentences, as ``summaryPattern``: a summary of a note long enough to say two things.
@@ -69,12 +74,13 @@ public struct NoteAnalysis: Sendable, Equatable {
   // The same patterns, leaving out the characters of the class `excluded` as well (an analysis
   // of a transcript without East Asian scripts leaves those out).
   static func titlePattern(excluding excluded: String) -> String {
-    #"^[^ \#(excluded)"\\\n]{1,16}( [^ \#(excluded)"\\\n]{1,16}){2,7}$"#
+    let word = #"((Dr|Mr|Mrs|Ms|Mx|St|Prof)\. )?[^ .\#(excluded)"\\\n]{1,16}(\.[0-9]{1,4})?"#
+    return "^\(word)( \(word)){2,7}$"
   }
   static func summaryPattern(excluding excluded: String, leastSentences: Int = 1) -> String {
     let plain = #"[^.!?\#(excluded)"\\\n]"#
     let title = "(Dr|Mr|Mrs|Ms|Mx|St|Prof)\\. "
-    let sentence = #"(\#(title))?\#(plain)(\#(plain)|\.[0-9]| [ap]\.m| \#(title)\#(plain)){0,196}"#
+    let sentence = #"(\#(title))?\#(plain)(\#(plain)|\.[0-9]| [ap]\.m| \#(title)\#(plain)){4,196}"#
     return #"^\#(sentence)([.!?] \#(sentence)){\#(leastSentences - 1),2}[.!?]$"#
   }
   static func tagPattern(excluding excluded: String) -> String { line(atMost: 40, excluding: "A-Z" + excluded) }
