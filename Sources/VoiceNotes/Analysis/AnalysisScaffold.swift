@@ -130,7 +130,6 @@ struct AnalysisScaffold: Sendable {
     // Each task with the persons its sentence names, for a task the answer gives nobody.
     var tasks: [(item: AnalyzedActionItem, sentencePersons: [String])] = []
     for (index, text) in sentences.enumerated() {
-      let firstTask = tasks.endIndex
       let sentence = try bySentence.value(GeneratedContent.self, forProperty: String(index + 1))
       let names = TranscriptNames(text)
       var persons: [String] = []
@@ -144,22 +143,21 @@ struct AnalysisScaffold: Sendable {
           others.append(spelled)
         }
       }
+      var items: [AnalyzedActionItem] = []
       for task in try sentence.value([GeneratedContent].self, forProperty: "tasks") {
         let state = try task.value(String.self, forProperty: "state")
         guard Self.actionStates.contains(state) else { continue }
-        let item = AnalyzedActionItem(
-          isCompleted: state == "done", task: try task.value(String.self, forProperty: "task"),
-          people: try task.value([String].self, forProperty: "people").filter { names.mentions($0) })
-        tasks.append((item, persons))
+        items.append(
+          AnalyzedActionItem(
+            isCompleted: state == "done", task: try task.value(String.self, forProperty: "task"),
+            people: try task.value([String].self, forProperty: "people").filter { names.mentions($0) }))
       }
       // A small model sometimes states one task of a sentence twice, the second time in other
       // words ("Meet at the library", "Suggest meeting at the library"): the one whose words the
       // other holds all of goes.
-      let sentenceTasks = tasks[firstTask...].map(\.item.task)
-      let kept = tasks[firstTask...].filter { task in
-        !sentenceTasks.contains { NoteAnalyzer.restates($0, task.item.task) }
+      for item in items where !items.contains(where: { NoteAnalyzer.restates($0.task, item.task) }) {
+        tasks.append((item, persons))
       }
-      tasks.replaceSubrange(firstTask..., with: kept)
     }
     // A task's people are persons: a company the model attached to a task is not one of them. A
     // name the answer gives a task without listing it at all is kept (the model sometimes leaves

@@ -71,15 +71,19 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// A task: at most 160 characters.
   public static let taskPattern = taskPattern(excluding: "")
 
+  /// An abbreviated title and the space before the name it goes with ("Dr. "): the only place a
+  /// point may stand before a letter in a title or a summary.
+  private static let abbreviatedTitle = "(Dr|Mr|Mrs|Ms|Mx|St|Prof)\\. "
+
   // The same patterns, leaving out the characters of the class `excluded` as well (an analysis
   // of a transcript without East Asian scripts leaves those out).
   static func titlePattern(excluding excluded: String) -> String {
-    let word = #"((Dr|Mr|Mrs|Ms|Mx|St|Prof)\. )?[^ .\#(excluded)"\\\n]{1,16}(\.[0-9]{1,4})?"#
+    let word = #"(\#(abbreviatedTitle))?[^ .\#(excluded)"\\\n]{1,16}(\.[0-9]{1,4})?"#
     return "^\(word)( \(word)){2,7}$"
   }
   static func summaryPattern(excluding excluded: String, leastSentences: Int = 1) -> String {
     let plain = #"[^.!?\#(excluded)"\\\n]"#
-    let title = "(Dr|Mr|Mrs|Ms|Mx|St|Prof)\\. "
+    let title = abbreviatedTitle
     let sentence = #"(\#(title))?\#(plain)(\#(plain)|\.[0-9]| [ap]\.m| \#(title)\#(plain)){4,196}"#
     return #"^\#(sentence)([.!?] \#(sentence)){\#(leastSentences - 1),2}[.!?]$"#
   }

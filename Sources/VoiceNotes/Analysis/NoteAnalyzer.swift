@@ -242,24 +242,27 @@ public struct NoteAnalyzer: Sendable {
   /// errands in a note that asks for none.
   static func isGrounded(_ task: String, in transcript: String) -> Bool {
     let stems = Set(FullTextQuery.foldedWords(transcript).map(stem))
-    let words = FullTextQuery.foldedWords(task).filter { $0.count >= 3 && !commonWords.contains($0) }
+    let words = contentWords(of: task)
     guard !words.isEmpty else { return true }
     let found = words.filter { stems.contains(stem($0)) }.count
     return found * 2 >= words.count
   }
 
+  /// The folded words of `task` that say what it is about: three letters or more, and not
+  /// among ``commonWords``.
+  private static func contentWords(of task: String) -> [String] {
+    FullTextQuery.foldedWords(task).filter { $0.count >= 3 && !commonWords.contains($0) }
+  }
+
   /// The first five letters of a folded word: a crude stem that joins "registration" and "register".
   private static func stem(_ word: String) -> String { String(word.prefix(5)) }
 
-  /// Whether `task` says all that `other` says and more: every content word of `other` (as
-  /// ``isGrounded(_:in:)`` counts them) is one of `task`'s, allowing for other endings ("meet"
-  /// in "meeting"), and `task` has more of them. The same task twice in one sentence's list.
+  /// Whether `task` says all that `other` says and more: every content word of `other` is one
+  /// of `task`'s, allowing for other endings ("meet" in "meeting"), and `task` has more of them.
+  /// The same task twice in one sentence's list.
   static func restates(_ task: String, _ other: String) -> Bool {
-    let content = { (text: String) in
-      Set(FullTextQuery.foldedWords(text).filter { $0.count >= 3 && !commonWords.contains($0) })
-    }
-    let longer = content(task)
-    let shorter = content(other)
+    let longer = Set(contentWords(of: task))
+    let shorter = Set(contentWords(of: other))
     guard longer.count > shorter.count, !shorter.isEmpty else { return false }
     return shorter.allSatisfy { word in
       longer.contains { candidate in
