@@ -17,6 +17,7 @@ struct EvalScore {
     case titleLength = "title length"
     case titleGeneric = "generic title"
     case summaryLength = "summary length"
+    case summaryUnsupported = "summary unsupported"
   }
 
   var examples = 0
@@ -138,6 +139,10 @@ struct EvalScore {
     } else {
       count(.summaryLength, example, "\(sentences) sentences: \(analysis.summary)")
     }
+    let unsupported = Self.unsupportedTerms(in: analysis.summary, transcript: example.transcript)
+    if !unsupported.isEmpty {
+      count(.summaryUnsupported, example, "\(unsupported.joined(separator: ", ")): \(analysis.summary)")
+    }
     if (1...5).contains(analysis.tags.count) { tagsInGuide += 1 }
     if analysis.tags.allSatisfy({ $0 == $0.lowercased() }) {
       tagsLowercase += 1
@@ -155,6 +160,26 @@ struct EvalScore {
       let bare = word.dropLast().filter(\.isLetter).lowercased()
       return !(last == "." && (bare.count == 1 || ["dr", "mr", "mrs", "ms", "st", "prof"].contains(bare)))
     }.count + (text.last.map { ".!?".contains($0) } == false ? 1 : 0)
+  }
+
+  /// The names and numbers of `summary` that `transcript` never uses: a capitalised word that
+  /// does not start a sentence (other than "I" and its contractions), and any word with a digit.
+  /// A made-up name, date or amount is the invented fact a reader is most misled by, and the one
+  /// a word check can find; a fact put together wrongly from the note's own words it cannot.
+  static func unsupportedTerms(in summary: String, transcript: String) -> [String] {
+    let heard = transcript.lowercased().replacingOccurrences(of: "’", with: "'")
+    var terms: [String] = []
+    var startsSentence = true
+    for raw in summary.split(whereSeparator: \.isWhitespace) {
+      let word = raw.replacingOccurrences(of: "’", with: "'").trimmingCharacters(in: .punctuationCharacters)
+      defer { startsSentence = raw.last.map { ".!?:".contains($0) } ?? false }
+      let bare = word.lowercased().hasSuffix("'s") ? String(word.dropLast(2)) : word
+      guard let first = bare.first else { continue }
+      let isNumber = bare.contains(where: \.isNumber)
+      let isName = first.isUppercase && !startsSentence && bare != "I" && !bare.hasPrefix("I'")
+      if isNumber || isName, !heard.contains(bare.lowercased()) { terms.append(word) }
+    }
+    return terms
   }
 
   static func ratio(_ part: Int, _ whole: Int) -> Double { whole == 0 ? 1 : Double(part) / Double(whole) }
