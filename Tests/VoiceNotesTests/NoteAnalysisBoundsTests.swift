@@ -62,7 +62,9 @@ struct NoteAnalysisBoundsTests {
     #expect(AnalysisScaffold(three).leastSummarySentences == 2)
   }
 
-  @Test("a title has three to eight words; a point only after a title such as Mr or before a digit")
+  @Test(
+    "a title has three to eight words; a point only after a title such as Mr or before a digit, a comma only between words"
+  )
   func titleWords() throws {
     let title = try Regex(NoteAnalysis.titlePattern)
     #expect(try title.wholeMatch(in: "Mr. Dashwood's thoughts on marriage") != nil)
@@ -72,6 +74,9 @@ struct NoteAnalysisBoundsTests {
     #expect(try title.wholeMatch(in: "Budget review for the team.") == nil)
     #expect(try title.wholeMatch(in: "Mr. John Dashwood's thoughts on his power and marriage") != nil, "eight words")
     #expect(try title.wholeMatch(in: "Budget review") == nil)
+    #expect(try title.wholeMatch(in: "Groceries, dry cleaning and a lift") != nil)
+    #expect(try title.wholeMatch(in: "Reminder for the weekend, buy oat milk, coffeebeans,and,") == nil)
+    #expect(try title.wholeMatch(in: "Groceries and dry cleaning,") == nil)
   }
 
   @Test("a tiny model's greedy answer ends within the budget; its loop inside a string is cut at the bound")

@@ -40,7 +40,8 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// are left out, which keeps the JSON simple. A point comes only after an abbreviated
   /// title, which counts as one word with the name after it ("Mr. Dashwood"), or before a digit
   /// ("2.5"). A model out of words at the eighth had put a point where the space would be, "his
-  /// power and.marriage".
+  /// power and.marriage"; for the same reason a comma comes only before the space between two
+  /// words ("milk, coffeebeans,and," was one word).
   public static let titlePattern = titlePattern(excluding: "")
 
   /// One to three sentences of under 200 characters each. The instructions ask for two or three,
@@ -78,8 +79,8 @@ public struct NoteAnalysis: Sendable, Equatable {
   // The same patterns, leaving out the characters of the class `excluded` as well (an analysis
   // of a transcript without East Asian scripts leaves those out).
   static func titlePattern(excluding excluded: String) -> String {
-    let word = #"(\#(abbreviatedTitle))?[^ .\#(excluded)"\\\n]{1,16}(\.[0-9]{1,4})?"#
-    return "^\(word)( \(word)){2,7}$"
+    let word = #"(\#(abbreviatedTitle))?[^ .,\#(excluded)"\\\n]{1,16}(\.[0-9]{1,4})?"#
+    return "^\(word)(,? \(word)){2,7}$"
   }
   static func summaryPattern(excluding excluded: String, leastSentences: Int = 1) -> String {
     let plain = #"[^.!?\#(excluded)"\\\n]"#
