@@ -63,7 +63,7 @@ struct NoteAnalysisBoundsTests {
   }
 
   @Test(
-    "a title has three to eight words; a point only after a title such as Mr or before a digit, a comma only between words"
+    "a title has three to eight words; a point only after a title such as Mr or in a number, a comma only between words"
   )
   func titleWords() throws {
     let title = try Regex(NoteAnalysis.titlePattern)
@@ -77,6 +77,7 @@ struct NoteAnalysisBoundsTests {
     #expect(try title.wholeMatch(in: "Groceries, dry cleaning and a lift") != nil)
     #expect(try title.wholeMatch(in: "Reminder for the weekend, buy oat milk, coffeebeans,and,") == nil)
     #expect(try title.wholeMatch(in: "Groceries and dry cleaning,") == nil)
+    #expect(try title.wholeMatch(in: "Reminder for the weekend, buy oat milk, coffeebeansand10.0000") == nil)
   }
 
   @Test("a tiny model's greedy answer ends within the budget; its loop inside a string is cut at the bound")

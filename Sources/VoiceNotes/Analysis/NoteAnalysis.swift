@@ -38,10 +38,11 @@ public struct NoteAnalysis: Sendable, Equatable {
   /// Three to eight words of at most 16 characters, separated by single spaces: enforced while
   /// decoding, so a title is never a single word or a copied paragraph. Quotes and backslashes
   /// are left out, which keeps the JSON simple. A point comes only after an abbreviated
-  /// title, which counts as one word with the name after it ("Mr. Dashwood"), or before a digit
+  /// title, which counts as one word with the name after it ("Mr. Dashwood"), or in a number
   /// ("2.5"). A model out of words at the eighth had put a point where the space would be, "his
   /// power and.marriage"; for the same reason a comma comes only before the space between two
-  /// words ("milk, coffeebeans,and," was one word).
+  /// words ("milk, coffeebeans,and," was one word), and a point before a digit only in a number
+  /// ("coffeebeansand10.0000" was the next try).
   public static let titlePattern = titlePattern(excluding: "")
 
   /// One to three sentences of under 200 characters each. The instructions ask for two or three,
@@ -79,7 +80,7 @@ public struct NoteAnalysis: Sendable, Equatable {
   // The same patterns, leaving out the characters of the class `excluded` as well (an analysis
   // of a transcript without East Asian scripts leaves those out).
   static func titlePattern(excluding excluded: String) -> String {
-    let word = #"(\#(abbreviatedTitle))?[^ .,\#(excluded)"\\\n]{1,16}(\.[0-9]{1,4})?"#
+    let word = #"((\#(abbreviatedTitle))?[^ .,\#(excluded)"\\\n]{1,16}|[0-9]{1,6}\.[0-9]{1,4})"#
     return "^\(word)(,? \(word)){2,7}$"
   }
   static func summaryPattern(excluding excluded: String, leastSentences: Int = 1) -> String {
