@@ -23,19 +23,14 @@ struct TopicEmbedder: PassageEmbedding {
     return texts.map { text in
       var vector = [Float](repeating: 0, count: dimension)
       for word in text.lowercased().split(whereSeparator: { !$0.isLetter }) {
-        let slot = Self.topics[String(word)] ?? (4 + Self.stableHash(word) % (dimension - 4))
+        // The same slot in every run: `hashValue` is seeded per process, and its random
+        // collisions with a query's words ranked notes differently from run to run.
+        let stable = word.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF_FFFF }
+        let slot = Self.topics[String(word)] ?? (4 + stable % (dimension - 4))
         vector[slot] += Self.topics[String(word)] == nil ? 0.2 : 1
       }
       return TextEmbedder.normalized(vector)
     }
-  }
-
-  /// FNV-1a of the word's bytes: the same slot in every run, where `hashValue` is seeded per
-  /// process and let other words collide with a query's at random.
-  static func stableHash(_ word: Substring) -> Int {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in word.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    return Int(hash % (1 << 32))
   }
 }
 
