@@ -9,7 +9,7 @@ struct TripPlannerTests {
   func joshuaTree() throws {
     let folder = Fixtures.temporaryFolder("trip-tmux")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let program = Fixtures.root.appendingPathComponent(".build/debug/TripPlanner")
+    let program = Fixtures.product("TripPlanner")
     let pane = try TerminalPane(columns: 120, rows: 60, folder: folder)
     defer { pane.close() }
     let run = try pane.run("'\(program.path)' 'Joshua Tree'", timeout: 480)
@@ -49,7 +49,7 @@ struct TripPlannerTests {
 
   @Test("--help, a bad option, an unknown landmark and an unavailable model each explain themselves")
   func unavailable() throws {
-    let program = Fixtures.root.appendingPathComponent(".build/debug/TripPlanner")
+    let program = Fixtures.product("TripPlanner")
     let unknown = try Program.run([program.path, "Atlantis"])
     #expect(unknown.status == 1)
     #expect(unknown.standardError.contains("choose one of: Joshua Tree"))
@@ -79,7 +79,7 @@ struct TripPlannerTests {
       .llama, model: Fixtures.models.appendingPathComponent("qwen-1.5b.gguf"),
       arguments: ["-c", "4096", "--parallel", "1"])
     defer { server.stop() }
-    let program = Fixtures.root.appendingPathComponent(".build/debug/TripPlanner")
+    let program = Fixtures.product("TripPlanner")
     let started = ContinuousClock.now
     let run = try Program.run(
       [program.path, "Joshua Tree"], environment: ["VOICENOTES_LANGUAGE_MODEL_SERVER": server.baseURL.absoluteString])
