@@ -23,11 +23,14 @@ struct TopicEmbedder: PassageEmbedding {
     return texts.map { text in
       var vector = [Float](repeating: 0, count: dimension)
       for word in text.lowercased().split(whereSeparator: { !$0.isLetter }) {
-        // The same slot in every run: `hashValue` is seeded per process, and its random
-        // collisions with a query's words ranked notes differently from run to run.
-        let stable = word.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF_FFFF }
-        let slot = Self.topics[String(word)] ?? (4 + stable % (dimension - 4))
-        vector[slot] += Self.topics[String(word)] == nil ? 0.2 : 1
+        if let topic = Self.topics[String(word)] {
+          vector[topic] += 1
+        } else {
+          // The same slot in every run: `hashValue` is seeded per process, and its random
+          // collisions with a query's words ranked notes differently from run to run.
+          let stable = word.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF_FFFF }
+          vector[4 + stable % (dimension - 4)] += 0.2
+        }
       }
       return TextEmbedder.normalized(vector)
     }
