@@ -170,4 +170,32 @@ struct GuidedGenerationTests {
       seen = keys
     }
   }
+
+  @Test("the quote that opens a text starting with a letter goes with the key before it, not in a pass of its own")
+  func openingQuoteSettledByTheGrammar() async throws {
+    let backend = LlamaBackend(weights: .tiny, savesPromptStates: false)
+    // The same answer twice: once where the text may start with a punctuation mark, which the
+    // tokenizer can join to the quote before it, and once where it starts with a letter.
+    func reply(firstCharacter: String) async throws -> LanguageModelReply {
+      let schema = GenerationSchema(
+        type: GeneratedContent.self, description: "A list",
+        properties: [
+          .init(name: "list", type: String.self, guides: [.pattern("^\(firstCharacter)[a-z ]{0,15}$")]),
+          .init(name: "item", type: String.self, guides: [.pattern("^\(firstCharacter)[a-z ]{0,15}$")]),
+        ])
+      let request = LanguageModelRequest(
+        messages: [.init(role: .user, content: "Sort this note: buy oat milk.")], responseFormat: .schema(schema),
+        options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 60))
+      return try await backend.respond(to: request) { _ in }
+    }
+    let anyMark = try await reply(firstCharacter: "[a-z,.:;'()!?+/<>=-]")
+    let letter = try await reply(firstCharacter: "[a-z]")
+    #expect(letter.text.hasPrefix("{\"list\":\""), "\(letter.text)")
+    let forced = try #require(letter.timing?.forcedTokens)
+    let forcedBefore = try #require(anyMark.timing?.forcedTokens)
+    // The first text's opening `":"` is evaluated with its key instead of sampled (the second
+    // one's may be joined to the sampled quote that closes the text before it).
+    #expect(forced > forcedBefore, "forced \(forced) against \(forcedBefore): \(letter.text)")
+    #expect(letter.generatedTokens - forced < anyMark.generatedTokens - forcedBefore)
+  }
 }

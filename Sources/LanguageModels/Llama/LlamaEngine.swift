@@ -471,24 +471,27 @@ actor LlamaEngine {
   /// pass instead of sampling them one by one.
   ///
   /// The forced text is found a character at a time, by asking the grammar which single-character
-  /// tokens (and end of text) it allows next. Its last token is left for sampling, since the text
-  /// after it could join it into a longer token.
+  /// tokens (and end of text) it allows next. Its last tokens are left for sampling when a
+  /// character the grammar allows after it would join them into another token.
   private func forcedTokens(
     by grammar: UnsafeMutablePointer<llama_sampler>, sampler: UnsafeMutablePointer<llama_sampler>,
     timing: inout LlamaTiming
   ) -> [Int32] {
     let start = ContinuousClock.now
     defer { timing.grammarSeconds += Self.seconds(since: start) }
-    guard let first = onlyCharacterAllowed(by: grammar) else { return [] }
+    var next = charactersAllowed(by: grammar)
+    guard let first = next.only else { return [] }
     guard let probe = llama_sampler_clone(grammar) else { return [] }
     defer { llama_sampler_free(probe) }
     var forced = [first]
     llama_sampler_accept(probe, characterTokens.token[Int(first)])
-    while forced.count < Self.longestForcedText, let next = onlyCharacterAllowed(by: probe) {
-      forced.append(next)
-      llama_sampler_accept(probe, characterTokens.token[Int(next)])
+    next = charactersAllowed(by: probe)
+    while forced.count < Self.longestForcedText, let character = next.only {
+      forced.append(character)
+      llama_sampler_accept(probe, characterTokens.token[Int(character)])
+      next = charactersAllowed(by: probe)
     }
-    let tokens = settledTokens(of: String(decoding: forced, as: UTF8.self))
+    let tokens = settledTokens(of: String(decoding: forced, as: UTF8.self), before: next.characters)
     for token in tokens {
       llama_sampler_accept(grammar, token)
       llama_sampler_accept(sampler, token)
@@ -497,13 +500,17 @@ actor LlamaEngine {
     return tokens
   }
 
-  /// The tokens that begin `text` however it goes on: the tokens `text` and `text` followed by
-  /// any one character have in common. The tokenizer joins a last mark to what follows (`}` and
-  /// `,` into `},`); committing the mark alone would leave the model to continue from a split it
-  /// rarely saw, which changes what it writes next (it closed lists of action items early).
-  private func settledTokens(of text: String) -> [Int32] {
+  /// The tokens that begin `text` whichever of `following` comes after it: the tokens `text`
+  /// and `text` followed by each of those characters have in common. The tokenizer joins a last
+  /// mark to what follows (`}` and `,` into `},`); committing the mark alone would leave the
+  /// model to continue from a split it rarely saw, which changes what it writes next (it closed
+  /// lists of action items early). Only the characters the grammar allows next are tried: the
+  /// `":"` before an enumeration's value (`"person"`, `"to do"`) is settled, since only letters
+  /// may follow it, where a `"` or a `:` after it would join it into another token and so had
+  /// left it to a forward pass of its own.
+  private func settledTokens(of text: String, before following: [UInt8]) -> [Int32] {
     var settled = Self.tokenize(text, vocab: vocab, special: false)[...]
-    for byte in characterTokens.byte.values where !settled.isEmpty {
+    for byte in following where !settled.isEmpty {
       let tokens = Self.tokenize(text + String(UnicodeScalar(byte)), vocab: vocab, special: false)
       settled = settled.prefix(zip(settled, tokens).prefix { $0 == $1 }.count)
     }
@@ -513,22 +520,30 @@ actor LlamaEngine {
   /// The most forced characters looked ahead at once.
   private static let longestForcedText = 512
 
-  /// The ASCII character that is the only text `grammar` allows next, or nil when it allows
-  /// several, or the end of text.
-  private func onlyCharacterAllowed(by grammar: UnsafeMutablePointer<llama_sampler>) -> UInt8? {
+  /// The ASCII characters (single-character tokens) `grammar` allows next, and whether it also
+  /// allows the end of text; `only` is the character when it is the one text allowed.
+  private struct AllowedCharacters {
+    var characters: [UInt8] = []
+    var allowsEnd = false
+    var only: UInt8? { characters.count == 1 && !allowsEnd ? characters[0] : nil }
+  }
+
+  /// What `grammar` allows next, among the single-character tokens and the end of text.
+  private func charactersAllowed(by grammar: UnsafeMutablePointer<llama_sampler>) -> AllowedCharacters {
     var candidates = characterTokens.probes.map { llama_token_data(id: $0, logit: 0, p: 0) }
-    var allowed: Int32?
-    let unique = candidates.withUnsafeMutableBufferPointer { buffer -> Bool in
+    var allowed = AllowedCharacters()
+    candidates.withUnsafeMutableBufferPointer { buffer in
       var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
       llama_sampler_apply(grammar, &array)
       for candidate in buffer where candidate.logit.isFinite {
-        if allowed != nil { return false }
-        allowed = candidate.id
+        if let byte = characterTokens.byte[candidate.id] {
+          allowed.characters.append(byte)
+        } else {
+          allowed.allowsEnd = true
+        }
       }
-      return allowed != nil
     }
-    guard unique, let allowed, let byte = characterTokens.byte[allowed] else { return nil }
-    return byte
+    return allowed
   }
 
   /// The tokens that are one printable ASCII character (or a line break), both ways, and the
