@@ -177,11 +177,12 @@ struct GuidedGenerationTests {
     // The same answer twice: once where the text may start with a punctuation mark, which the
     // tokenizer can join to the quote before it, and once where it starts with a letter.
     func reply(firstCharacter: String) async throws -> LanguageModelReply {
+      let text = "^\(firstCharacter)[a-z ]{0,15}$"
       let schema = GenerationSchema(
         type: GeneratedContent.self, description: "A list",
         properties: [
-          .init(name: "list", type: String.self, guides: [.pattern("^\(firstCharacter)[a-z ]{0,15}$")]),
-          .init(name: "item", type: String.self, guides: [.pattern("^\(firstCharacter)[a-z ]{0,15}$")]),
+          .init(name: "list", type: String.self, guides: [.pattern(text)]),
+          .init(name: "item", type: String.self, guides: [.pattern(text)]),
         ])
       let request = LanguageModelRequest(
         messages: [.init(role: .user, content: "Sort this note: buy oat milk.")], responseFormat: .schema(schema),

@@ -479,13 +479,11 @@ actor LlamaEngine {
   ) -> [Int32] {
     let start = ContinuousClock.now
     defer { timing.grammarSeconds += Self.seconds(since: start) }
+    // The grammar is cloned only when it forces something: this runs after every sampled token.
     var next = charactersAllowed(by: grammar)
-    guard let first = next.only else { return [] }
-    guard let probe = llama_sampler_clone(grammar) else { return [] }
+    guard next.only != nil, let probe = llama_sampler_clone(grammar) else { return [] }
     defer { llama_sampler_free(probe) }
-    var forced = [first]
-    llama_sampler_accept(probe, characterTokens.token[Int(first)])
-    next = charactersAllowed(by: probe)
+    var forced: [UInt8] = []
     while forced.count < Self.longestForcedText, let character = next.only {
       forced.append(character)
       llama_sampler_accept(probe, characterTokens.token[Int(character)])
