@@ -39,6 +39,39 @@ struct AnalysisScaffoldTests {
       ])
   }
 
+  @Test("a sentence's names are chosen among its runs of capitalised words, once each, none when it has none")
+  func nameSpans() throws {
+    let doctor = AnalysisScaffold.nameSpans(of: "Okay, so Dr. Ramaswamy's office called, and Anna Maria Costa too.")
+    #expect(
+      doctor.spans == [
+        "Dr. Ramaswamy", "Ramaswamy", "Anna", "Anna Maria", "Maria", "Anna Maria Costa", "Maria Costa", "Costa",
+      ])
+    #expect(doctor.names == 2, "\(doctor)")
+    let pronouns = AnalysisScaffold.nameSpans(of: "She said I should ask Sam.")
+    #expect(pronouns.spans == ["Sam"] && pronouns.names == 1, "\(pronouns)")
+    let none = AnalysisScaffold.nameSpans(of: "On my way, and buy milk at the shop.")
+    #expect(none.spans.isEmpty && none.names == 0, "\(none)")
+    // The schema offers the choices, and a sentence without any gets empty lists.
+    let errands = AnalysisScaffold("Then we ask Sam for the keys today. Oh, and buy milk on the way home tonight.")
+    let schema = try JSONSerialization.jsonObject(with: Data(errands.schema().jsonSchema().utf8))
+    var choices: [[String]] = []
+    var emptyLists = 0
+    func visit(_ node: Any) {
+      if let array = node as? [Any] { array.forEach(visit) }
+      guard let object = node as? [String: Any] else { return }
+      if let options = object["enum"] as? [String], options != AnalysisScaffold.kinds,
+        options != AnalysisScaffold.states
+      {
+        choices.append(options)
+      }
+      if object["maxItems"] as? Int == 0 { emptyLists += 1 }
+      object.values.forEach(visit)
+    }
+    visit(schema)
+    #expect(Set(choices) == [["Sam"]], "\(choices)")
+    #expect(emptyLists >= 2, "the second sentence's names and its tasks' people")
+  }
+
   @Test("people are the names called persons; a task keeps its state and only the people its sentence names")
   func analysisFromAnswer() throws {
     let scaffold = AnalysisScaffold("Pick up the prescription from Walgreens for Ana. Ben will book the van tomorrow.")

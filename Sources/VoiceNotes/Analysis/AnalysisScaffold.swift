@@ -70,24 +70,31 @@ struct AnalysisScaffold: Sendable {
     let line = { (pattern: (String) -> String) in
       DynamicGenerationSchema(type: String.self, guides: [.pattern(pattern(excluded))])
     }
-    let name = DynamicGenerationSchema(
-      name: "Name",
-      properties: [
-        .init(name: "name", schema: line(NoteAnalysis.namePattern(excluding:))),
-        .init(name: "kind", schema: DynamicGenerationSchema(type: String.self, guides: [.anyOf(Self.kinds)])),
-      ])
-    let task = DynamicGenerationSchema(
-      name: "Task",
-      properties: [
-        .init(name: "state", schema: DynamicGenerationSchema(type: String.self, guides: [.anyOf(Self.states)])),
-        .init(name: "task", schema: line(NoteAnalysis.taskPattern(excluding:))),
-        .init(
-          name: "people",
-          schema: DynamicGenerationSchema(
-            arrayOf: line(NoteAnalysis.namePattern(excluding:)), maximumElements: Self.peoplePerTask)),
-      ])
+    let task = { (index: Int, spans: DynamicGenerationSchema, most: Int) in
+      DynamicGenerationSchema(
+        name: "Task\(index + 1)",
+        properties: [
+          .init(name: "state", schema: DynamicGenerationSchema(type: String.self, guides: [.anyOf(Self.states)])),
+          .init(name: "task", schema: line(NoteAnalysis.taskPattern(excluding:))),
+          .init(
+            name: "people",
+            schema: DynamicGenerationSchema(arrayOf: spans, maximumElements: min(most, Self.peoplePerTask))),
+        ])
+    }
     let entries = sentences.enumerated().map { index, sentence in
-      DynamicGenerationSchema.Property(
+      let found = Self.nameSpans(of: sentence)
+      // A list holds each of the sentence's names at most once (a small model repeats the one
+      // name of a sentence to the list's end), and none when the sentence has none.
+      let spans = DynamicGenerationSchema(
+        type: String.self, guides: [found.spans.isEmpty ? .constant("") : .anyOf(found.spans)])
+      let most = found.spans.isEmpty ? 0 : min(found.names, Self.namesPerSentence)
+      let name = DynamicGenerationSchema(
+        name: "Name\(index + 1)",
+        properties: [
+          .init(name: "name", schema: spans),
+          .init(name: "kind", schema: DynamicGenerationSchema(type: String.self, guides: [.anyOf(Self.kinds)])),
+        ])
+      return DynamicGenerationSchema.Property(
         name: String(index + 1),
         schema: DynamicGenerationSchema(
           name: "Sentence\(index + 1)",
@@ -96,11 +103,11 @@ struct AnalysisScaffold: Sendable {
             .init(
               name: "names",
               schema: DynamicGenerationSchema(
-                arrayOf: DynamicGenerationSchema(referenceTo: "Name"), maximumElements: Self.namesPerSentence)),
+                arrayOf: name, maximumElements: most)),
             .init(
               name: "tasks",
               schema: DynamicGenerationSchema(
-                arrayOf: DynamicGenerationSchema(referenceTo: "Task"), maximumElements: Self.tasksPerSentence)),
+                arrayOf: task(index, spans, most), maximumElements: Self.tasksPerSentence)),
           ]))
     }
     let root = DynamicGenerationSchema(
@@ -116,8 +123,60 @@ struct AnalysisScaffold: Sendable {
             arrayOf: line(NoteAnalysis.tagPattern(excluding:)), minimumElements: 1, maximumElements: 5)),
         .init(name: "sentences", schema: DynamicGenerationSchema(name: "Sentences", properties: entries)),
       ])
-    return try GenerationSchema(root: root, dependencies: [name, task])
+    return try GenerationSchema(root: root, dependencies: [])
   }
+
+  /// The most words a name may have.
+  static let wordsPerName = 4
+
+  /// What a sentence's names (and its tasks' people) are chosen among, and how many names it
+  /// holds as far as its words tell. The choices are the runs of one to ``wordsPerName``
+  /// capitalised words ("Dr. Lee", "Phạm Minh Tuấn"), in the sentence's own spelling, that do not
+  /// run past a comma or a sentence's end and do not start with a pronoun or another word
+  /// capitalised only for starting a sentence ("She", "Okay"); a possessive "'s" is left off.
+  /// The names are the longest such runs. The analysis keeps only names the transcript
+  /// capitalises, so nothing it would keep is lost; held to these, a small model cannot carry
+  /// earlier sentences' names on into every later one or make a name of a phrase, and a name's
+  /// last tokens are forced.
+  static func nameSpans(of sentence: String) -> (spans: [String], names: Int) {
+    var spans: [String] = []
+    var names = 0
+    var run: [String] = []
+    for raw in sentence.split(separator: " ") {
+      let title = TranscriptNames.abbreviatedTitles.contains(raw.dropLast().lowercased()) && raw.hasSuffix(".")
+      var word = title ? Substring(raw) : Substring(raw.trimmingCharacters(in: .punctuationCharacters))
+      var ends = !title && raw.last.map { $0.isPunctuation && $0 != "'" && $0 != "’" } == true
+      for possessive in ["'s", "’s"] where word.hasSuffix(possessive) {
+        word = word.dropLast(2)
+        ends = true
+      }
+      let capitalised = word.first?.isUppercase == true && word.count > 1
+      guard capitalised, run.count > 0 || !notNames.contains(word.lowercased()) else {
+        run = []
+        continue
+      }
+      if run.isEmpty { names += 1 }
+      run.append(String(word))
+      if run.count > wordsPerName { run.removeFirst() }
+      for start in run.indices where !title && !notNames.contains(run[start].lowercased()) {
+        let span = run[start...].joined(separator: " ")
+        if !spans.contains(span) { spans.append(span) }
+      }
+      if ends { run = [] }
+    }
+    return (spans, names)
+  }
+
+  /// Capitalised words that begin no name: pronouns, articles, conjunctions, prepositions and
+  /// the words a speaker starts a sentence with.
+  private static let notNames: Set<String> = [
+    "i'm", "i'll", "i've", "i'd", "he", "she", "it", "we", "you", "they", "me", "him", "her", "us", "them",
+    "my", "his", "its", "our", "your", "their", "he's", "she's", "it's", "we're", "we'll", "you're", "they're",
+    "the", "an", "and", "but", "or", "so", "then", "also", "if", "when", "this", "that", "these", "those",
+    "oh", "um", "uh", "okay", "ok", "yeah", "yes", "no", "well", "anyway", "just", "maybe", "still", "note", "notes",
+    "there", "here", "what", "who", "how", "why", "where", "let's", "need", "remember", "don't",
+    "on", "in", "at", "to", "for", "from", "with", "by", "about", "after", "before", "of", "as", "into",
+  ]
 
   /// The analysis an answer holds. The people are the names called persons, in order; the tasks
   /// are every sentence's, each keeping only the people that its own sentence names (a small
