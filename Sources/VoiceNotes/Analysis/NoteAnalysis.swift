@@ -68,7 +68,7 @@ public struct NoteAnalysis: Sendable, Equatable {
   public static let tagPattern = tagPattern(excluding: "")
 
   /// A person's name: at most 60 characters.
-  public static let namePattern = namePattern(excluding: "")
+  public static let namePattern = line(atMost: 60)
 
   /// A task: at most 160 characters.
   public static let taskPattern = taskPattern(excluding: "")
@@ -90,7 +90,6 @@ public struct NoteAnalysis: Sendable, Equatable {
     return #"^\#(sentence)([.!?] \#(sentence)){\#(leastSentences - 1),2}[.!?]$"#
   }
   static func tagPattern(excluding excluded: String) -> String { line(atMost: 40, excluding: "A-Z" + excluded) }
-  static func namePattern(excluding excluded: String) -> String { line(atMost: 60, excluding: excluded) }
   static func taskPattern(excluding excluded: String) -> String { line(atMost: 160, excluding: excluded) }
 
   /// One line of 1 to `length` characters without quotes or backslashes (which keeps the JSON
