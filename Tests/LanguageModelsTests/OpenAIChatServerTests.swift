@@ -125,27 +125,6 @@ struct OpenAIChatServerTests {
     #expect(kinds == ["instructions", "prompt", "calls", "output", "response"])
   }
 
-  @Test("the overhead of one request through llama-server against the local engine (printed)")
-  func overhead() async throws {
-    let server = try await Self.start(Self.small)
-    defer { server.stop() }
-    let options = GenerationOptions(sampling: .greedy, maximumResponseTokens: 24)
-    var figures: [String: Duration] = [:]
-    for (name, model) in [("local", SystemLanguageModel(weights: .small)), ("llama-server", Self.model(server))] {
-      _ = try await LanguageModelSession(model: model).respond(to: "Warm up.", options: options)
-      var best = Duration.seconds(1000)
-      for _ in 0..<3 {
-        let started = ContinuousClock.now
-        _ = try await LanguageModelSession(model: model).respond(
-          to: "Name three colours of the rainbow.", options: options)
-        best = min(best, ContinuousClock.now - started)
-      }
-      figures[name] = best
-    }
-    print(
-      "one 24-token request, best of 3: \(figures.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))")
-  }
-
   @Test("token counts equal the local engine's; the context size comes from the server")
   func tokenCounts() async throws {
     let server = try await Self.start(Self.small, context: 3072)
