@@ -25,7 +25,8 @@ struct TripPlannerTests {
     let run = try pane.run("VOICENOTES_LANGUAGE_MODEL_SERVER='\(url)' '\(program.path)' 'Joshua Tree'", timeout: 480)
     #expect(run.status == 0, "\(run.standardError)\n\(server.logTail())")
     #expect(
-      run.standardError.contains("with \(url.trimmingCharacters(in: .init(charactersIn: "/")))"), "\(run.standardError)")
+      run.standardError.contains("with \(url.trimmingCharacters(in: .init(charactersIn: "/")))"), "\(run.standardError)"
+    )
     let lookups = run.standardError.split(separator: "\n").filter { $0.contains("looked up") }
     #expect(!lookups.isEmpty, "the model never called the points-of-interest tool")
     // Names the tool returned, e.g. "looked up campground places in Joshua Tree: Jumbo Rocks Campground, ..."
