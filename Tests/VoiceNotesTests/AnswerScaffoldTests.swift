@@ -46,4 +46,25 @@ struct AnswerScaffoldTests {
     #expect(try cited.wholeMatch(in: "You land at 9:40 [1]. 1.2 Ann picks you up [1].") == nil)
     #expect(try cited.wholeMatch(in: "The books are overdue. [1] and the methods section. [2]") == nil)
   }
+
+  @Test("the evidence chooses among the sentences nearest the question, kept in the listing's order")
+  func nearestSentences() async throws {
+    var scaffold = AnswerScaffold(excerpts: [
+      Self.citation(1, "Back from the garage. The car needs new oil and a tire. Then the budget for March."),
+      Self.citation(2, "The dentist moved my appointment to Friday. Water the tomatoes in the garden."),
+    ])
+    #expect(scaffold.evidenceChoices == ["1.1", "1.2", "1.3", "2.1", "2.2"], "every sentence by default")
+    let nearest = try await NoteAssistant.nearestSentences(
+      to: "When is my dental visit, and what does my vehicle need?", in: scaffold, embedder: TopicEmbedder(),
+      count: 2)
+    #expect(nearest == ["1.2", "2.1"])
+    scaffold.evidenceChoices = nearest
+    let schema = try scaffold.schema().jsonSchema()
+    #expect(schema.contains("\"1.2\"") && schema.contains("\"2.1\""))
+    #expect(!schema.contains("\"1.1\"") && !schema.contains("\"2.2\""), "\(schema)")
+    #expect(scaffold.listing.contains("2.2 Water the tomatoes in the garden."), "the prompt still shows every sentence")
+    let few = try await NoteAssistant.nearestSentences(
+      to: "teeth", in: scaffold, embedder: TopicEmbedder(), count: 5)
+    #expect(few.count == 5, "no more sentences than the count: all of them")
+  }
 }

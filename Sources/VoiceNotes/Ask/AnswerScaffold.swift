@@ -12,6 +12,8 @@ struct AnswerScaffold: Sendable {
   let sentences: [(label: String, text: String)]
   /// The excerpts as the prompt shows them, sentence by sentence under their labels.
   let listing: String
+  /// The labels the evidence may pick: every sentence's, or those nearest the question in meaning.
+  var evidenceChoices: [String]
 
   /// The most sentences one answer's evidence picks.
   static let evidenceLimit = 2
@@ -32,6 +34,7 @@ struct AnswerScaffold: Sendable {
     }
     self.sentences = sentences
     listing = lines.joined(separator: "\n")
+    evidenceChoices = sentences.map(\.label)
   }
 
   /// The schema the answer follows: `{"evidence": [labels], "answer": cited text}`.
@@ -42,7 +45,7 @@ struct AnswerScaffold: Sendable {
         .init(
           name: "evidence",
           schema: DynamicGenerationSchema(
-            arrayOf: DynamicGenerationSchema(name: "Label", anyOf: sentences.map(\.label)), minimumElements: 1,
+            arrayOf: DynamicGenerationSchema(name: "Label", anyOf: evidenceChoices), minimumElements: 1,
             maximumElements: Self.evidenceLimit)),
         .init(
           name: "answer", schema: DynamicGenerationSchema(type: String.self, guides: [.pattern(Self.citedPattern)])),
