@@ -111,14 +111,15 @@ bench: servers deps
 	python3 Benchmarks/scale/bench.py --program .build/release/voicenotes
 
 ## eval: analysis quality on ../shared/eval/analysis-dev.jsonl, default and small model; then
-## asking the notes (Benchmarks/AskEval/ask-dev.jsonl over a library of those transcripts): recall@5 per search
-## mode, answers, citations and abstention with the default model
+## asking the notes (Benchmarks/AskEval/ask-dev.jsonl over a library of those transcripts, analysed
+## anew by this build): recall@5 per search mode, answers, citations and abstention with the default model
 EVAL_FILE ?= $(ROOT)/../shared/eval/analysis-dev.jsonl
 ASK_FILE ?= $(ROOT)/Benchmarks/AskEval/ask-dev.jsonl
 eval: deps
 	swift build -c release --product AnalysisEval
 	swift build -c release --product AskEval
 	.build/release/AnalysisEval $(EVAL_FILE) qwen-1.5b qwen-0.5b
+	rm -rf .build/eval/ask-library
 	.build/release/AskEval $(ASK_FILE) $(EVAL_FILE) --model qwen-1.5b
 
 ## fuzz: build the libFuzzer targets (Fuzz/, built with VOICENOTES_FUZZ=1 in .build/fuzz) and run

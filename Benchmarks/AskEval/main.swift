@@ -5,7 +5,9 @@
 //   AskEval QUESTIONS.jsonl NOTES.jsonl [--model qwen-1.5b] [--library FOLDER] [--retrieval-only] [--verbose]
 //
 // The library is kept in FOLDER (by default .build/eval/ask-library) and built again only when the
-// notes file changes, since analysing 38 notes takes a quarter of an hour.
+// number of notes changes, since analysing 38 notes takes minutes. Its analyses (summaries and
+// action items, which search indexes) are those of the build that made it: after changing the
+// analysis, delete the folder, as `make eval` does.
 import Foundation
 import LanguageModels
 import Synchronization
