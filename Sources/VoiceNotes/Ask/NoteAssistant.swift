@@ -7,10 +7,10 @@ import LanguageModels
 /// Each question is first searched for (words and meaning), and the model judges each excerpt
 /// found on its own: does it give the answer? With none that does, the answer is the abstention.
 /// Those that do go into the prompt numbered, sentence by sentence; the answer first points at
-/// the sentences it draws on (among those nearest the question in meaning), then says it, citing. The model may call tools to search again,
-/// read more of a note, list action items or list the notes of some days. Follow-up questions
-/// continue the same conversation; when it nears the model's context size, the conversation so
-/// far is summarised into a new session.
+/// the sentences it draws on (among those nearest the question in meaning), then says it,
+/// citing. The model may call tools to search again, read more of a note, list action items or
+/// list the notes of some days. Follow-up questions continue the same conversation; when it nears
+/// the model's context size, the conversation so far is summarised into a new session.
 ///
 /// ```swift
 /// let assistant = NoteAssistant(library: library)
@@ -72,9 +72,11 @@ public actor NoteAssistant {
       return NoteAnswer(text: Self.abstention, citations: [], isAbstention: true)
     }
     var scaffold = AnswerScaffold(excerpts: relevant)
-    if try await library.semanticIndex.isReady() {
+    do {
       scaffold.evidenceChoices = try await Self.nearestSentences(
         to: question, in: scaffold, embedder: library.semanticIndex.requireEmbedder())
+    } catch LibraryError.semanticIndexUnavailable {
+      // Without an embedding model the evidence may pick any sentence shown.
     }
     let prompt = Self.prompt(question: question, excerpts: scaffold.listing)
     try await summariseIfNeeded(adding: prompt)
