@@ -3,6 +3,11 @@
 // (answer correctness, citation correctness, abstention). Usage:
 //
 //   AskEval QUESTIONS.jsonl NOTES.jsonl [--model qwen-1.5b] [--library FOLDER] [--retrieval-only] [--verbose]
+//           [--only q01,q02] [--dump-excerpts FILE.jsonl]
+//
+// --dump-excerpts writes, one JSON object a line, each excerpt the assistant's search shows for
+// each question (question id and text, note id, excerpt, whether the note answers it): the input
+// for trying other excerpt checks against a model server without rebuilding.
 //
 // The library is kept in FOLDER (by default .build/eval/ask-library) and built again only when the
 // number of notes changes, since analysing 38 notes takes minutes. Its analyses (summaries and
@@ -53,6 +58,7 @@ func option(_ name: String, in arguments: inout [String]) -> String? {
 var arguments = Array(CommandLine.arguments.dropFirst())
 let modelName = option("--model", in: &arguments) ?? LanguageModelWeights.default.name
 let libraryPath = option("--library", in: &arguments) ?? ".build/eval/ask-library"
+let dumpPath = option("--dump-excerpts", in: &arguments)
 let onlyIDs = option("--only", in: &arguments).map { Set($0.split(separator: ",").map(String.init)) }
 let retrievalOnly = arguments.contains("--retrieval-only")
 let verbose = arguments.contains("--verbose")
@@ -152,6 +158,23 @@ for question in answerable {
   }
 }
 print(String(format: "  shown to the assistant %.3f", shownRecall / Double(answerable.count)))
+if let dump = dumpPath {
+  var lines: [String] = []
+  for question in questions {
+    let book = CitationBook()
+    let arguments = try SearchNotesTool.Arguments(
+      GeneratedContent(properties: ["query": question.question, "scope": "all"]))
+    _ = try await SearchNotesTool(library: library, book: book).call(arguments: arguments)
+    for excerpt in book.all {
+      let record: [String: Any] = [
+        "question": question.id, "text": question.question, "note": evalIDs[excerpt.noteID] ?? "",
+        "excerpt": excerpt.text, "answers": question.notes.contains(evalIDs[excerpt.noteID] ?? ""),
+      ]
+      lines.append(String(decoding: try JSONSerialization.data(withJSONObject: record), as: UTF8.self))
+    }
+  }
+  try lines.joined(separator: "\n").write(toFile: dump, atomically: true, encoding: .utf8)
+}
 // With --verbose: where each answering note ranks by any word and by meaning (first 50 each).
 if verbose {
   for question in answerable {

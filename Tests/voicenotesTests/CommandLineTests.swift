@@ -190,4 +190,21 @@ struct CommandLineTests {
       lines.count == 1 && lines[0].contains("VOICENOTES_LANGUAGE_MODEL=qwen-7b") && lines[0].contains("qwen-0.5b"),
       "\(wrong.standardError)")
   }
+
+  @Test("ask in a library without notes says how to add some, without loading a model")
+  func askWithoutNotes() async throws {
+    let library = Fixtures.temporaryFolder("ask-empty")
+    let models = Fixtures.temporaryFolder("ask-empty-models")
+    defer {
+      for folder in [library, models] { try? FileManager.default.removeItem(at: folder) }
+    }
+    _ = try NoteStore(library: library)
+    try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+    let asked = try Program.run(
+      [Fixtures.program.path, "ask", "What did I promise Kofi?", "--library", library.path],
+      environment: ["VOICENOTES_MODELS": models.path])
+    #expect(asked.status == 0, "\(asked.standardError)")
+    #expect(asked.standardOutput.contains("No notes to ask about yet"), "\(asked.standardOutput)")
+    #expect(asked.standardOutput.contains("voicenotes import"))
+  }
 }
