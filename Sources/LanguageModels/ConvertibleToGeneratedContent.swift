@@ -10,8 +10,8 @@ public protocol ConvertibleToGeneratedContent: InstructionsRepresentable, Prompt
 
 extension ConvertibleToGeneratedContent {
   /// The value as JSON text, for instructions (an example of the output, say).
-  public var instructionsRepresentation: Instructions { Instructions(generatedContent.jsonString) }
+  public var instructionsRepresentation: Instructions { return Instructions(generatedContent.jsonString) }
 
   /// The value as JSON text, for a prompt.
-  public var promptRepresentation: Prompt { Prompt(generatedContent.jsonString) }
+  public var promptRepresentation: Prompt { return Prompt(generatedContent.jsonString) }
 }

@@ -1,4 +1,4 @@
 extension GeneratedContent: PromptRepresentable {
   /// The content as JSON text, for a prompt or a tool's output.
-  public var promptRepresentation: Prompt { Prompt(jsonString) }
+  public var promptRepresentation: Prompt { return Prompt(jsonString) }
 }

@@ -1,8 +1,8 @@
 /// How a response is sampled: strategy, temperature and length.
-public struct GenerationOptions: Sendable, Equatable {
+public struct GenerationOptions: Sendable, Equatable, Codable {
   /// How each token is chosen.
-  public struct SamplingMode: Sendable, Equatable {
-    enum Mode: Sendable, Equatable {
+  public struct SamplingMode: Sendable, Equatable, Codable {
+    enum Mode: Sendable, Equatable, Codable {
       case greedy
       case topK(Int, seed: UInt64?)
       case topP(Double, seed: UInt64?)

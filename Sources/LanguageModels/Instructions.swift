@@ -16,24 +16,29 @@ public struct Instructions: Sendable, Equatable, InstructionsRepresentable {
   /// Instructions with `text`.
   public init(_ text: String) { self.text = text }
 
+  /// The instructions a value stands for: a `@Generable` value as its JSON, other instructions
+  /// as themselves.
+  public init(_ content: some InstructionsRepresentable) { self = content.instructionsRepresentation }
+
   /// Instructions assembled by a result builder.
   public init(@InstructionsBuilder _ content: () throws -> Instructions) rethrows {
     self = try content()
   }
 
-  /// The instructions themselves.
-  public var instructionsRepresentation: Instructions { self }
+  /// The instructions themselves (`return` keeps the requirement's builder off this witness, as
+  /// for ``Prompt/promptRepresentation``).
+  public var instructionsRepresentation: Instructions { return self }
 }
 
 /// A value that can stand in ``Instructions``.
 public protocol InstructionsRepresentable {
-  /// The value as instructions.
-  var instructionsRepresentation: Instructions { get }
+  /// The value as instructions; a conformance may write it as an ``InstructionsBuilder`` block.
+  @InstructionsBuilder var instructionsRepresentation: Instructions { get }
 }
 
 extension String: InstructionsRepresentable {
   /// The string as instructions.
-  public var instructionsRepresentation: Instructions { Instructions(self) }
+  public var instructionsRepresentation: Instructions { return Instructions(self) }
 }
 
 /// Builds ``Instructions`` from strings and other instructions, one per line.

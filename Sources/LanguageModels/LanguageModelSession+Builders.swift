@@ -13,7 +13,7 @@ extension LanguageModelSession {
   }
 
   /// Answers the prompt the builder writes with a value of a `@Generable` type.
-  public func respond<Content: Generable & Sendable>(
+  public func respond<Content: Generable>(
     generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt
   ) async throws -> Response<Content> {
@@ -37,10 +37,10 @@ extension LanguageModelSession {
   }
 
   /// Streams a `@Generable` answer to the prompt the builder writes.
-  public func streamResponse<Content: Generable & Sendable>(
+  public func streamResponse<Content: Generable>(
     generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions(), @PromptBuilder prompt: () throws -> Prompt
-  ) rethrows -> ResponseStream<Content> where Content.PartiallyGenerated: Sendable {
+  ) rethrows -> ResponseStream<Content> {
     streamResponse(to: try prompt(), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
   }
 

@@ -26,8 +26,8 @@ extension LanguageModelSession {
     case concurrentRequests(Context)
     /// Content was blocked (never raised by a local model; kept for source compatibility).
     case guardrailViolation(Context)
-    /// The model refused to answer.
-    case refusal(Context)
+    /// The model refused to answer; the refusal can say why (``Refusal/explanation``).
+    case refusal(Refusal, Context)
     /// Too many requests (never raised locally; kept for source compatibility).
     case rateLimited(Context)
 
@@ -48,7 +48,7 @@ extension LanguageModelSession {
         "the session is still answering another request (\(context.debugDescription)); wait for it or use another session"
       case .guardrailViolation(let context):
         "the content was blocked: \(context.debugDescription)"
-      case .refusal(let context):
+      case .refusal(_, let context):
         "the model refused: \(context.debugDescription)"
       case .rateLimited(let context):
         "too many requests: \(context.debugDescription)"
@@ -60,7 +60,7 @@ extension LanguageModelSession {
       switch self {
       case .exceededContextWindowSize(let context), .assetsUnavailable(let context), .decodingFailure(let context),
         .unsupportedGuide(let context), .unsupportedLanguageOrLocale(let context), .concurrentRequests(let context),
-        .guardrailViolation(let context), .refusal(let context), .rateLimited(let context):
+        .guardrailViolation(let context), .refusal(_, let context), .rateLimited(let context):
         context
       }
     }

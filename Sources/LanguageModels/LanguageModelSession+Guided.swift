@@ -6,7 +6,7 @@ extension LanguageModelSession {
   ///
   /// - Parameter includeSchemaInPrompt: describe the schema to the model in the prompt. The
   ///   grammar enforces it either way; leave it out when the instructions already show an example.
-  public func respond<Content: Generable & Sendable>(
+  public func respond<Content: Generable>(
     to prompt: Prompt, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions()
   ) async throws -> Response<Content> {
@@ -21,7 +21,7 @@ extension LanguageModelSession {
   }
 
   /// Answers `prompt` with a value of a `@Generable` type.
-  public func respond<Content: Generable & Sendable>(
+  public func respond<Content: Generable>(
     to prompt: String, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions()
   ) async throws -> Response<Content> {
@@ -47,10 +47,10 @@ extension LanguageModelSession {
   {
     ResponseStream { continuation in
       let turn = try await self.run(prompt: prompt, format: .text, schemaText: nil, options: options) { text in
-        continuation.yield(.init(content: text, rawContent: GeneratedContent(kind: .string(text))))
+        continuation.yield(.init(content: GeneratedContent(kind: .string(text)), tokenCount: 0))
       }
-      return Response(
-        content: turn.text, rawContent: GeneratedContent(kind: .string(turn.text)), transcriptEntries: turn.entries)
+      let text = GeneratedContent(kind: .string(turn.text))
+      return Response(content: text, rawContent: text, transcriptEntries: turn.entries)
     }
   }
 
@@ -63,28 +63,19 @@ extension LanguageModelSession {
 
   /// Streams a `@Generable` answer: each snapshot is the partially generated value so far, with
   /// properties appearing in order as the model writes them.
-  public func streamResponse<Content: Generable & Sendable>(
+  public func streamResponse<Content: Generable>(
     to prompt: Prompt, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions()
-  ) -> ResponseStream<Content> where Content.PartiallyGenerated: Sendable {
+  ) -> ResponseStream<Content> {
     ResponseStream { continuation in
       let streamed = try await self.streamStructured(
         prompt: prompt, schema: Content.generationSchema, includeSchemaInPrompt: includeSchemaInPrompt,
         options: options
       ) { partial, tokenCount in
-        if let snapshot = try? Content.PartiallyGenerated(partial) {
-          continuation.yield(.init(content: snapshot, rawContent: partial, tokenCount: tokenCount))
-        }
+        continuation.yield(.init(content: partial, tokenCount: tokenCount))
       }
-      let value: Content
-      do {
-        value = try Content(streamed.content)
-      } catch {
-        throw GenerationError.decodingFailure(.init(debugDescription: "\(Content.self): \(error)"))
-      }
-      continuation.yield(
-        .init(content: value.asPartiallyGenerated(), rawContent: streamed.content, tokenCount: streamed.tokenCount))
-      return Response(content: value, rawContent: streamed.content, transcriptEntries: streamed.turn.entries)
+      continuation.yield(.init(content: streamed.content, tokenCount: streamed.tokenCount))
+      return Response(content: streamed.content, rawContent: streamed.content, transcriptEntries: streamed.turn.entries)
     }
   }
 
@@ -99,19 +90,18 @@ extension LanguageModelSession {
       let streamed = try await self.streamStructured(
         prompt: prompt, schema: schema, includeSchemaInPrompt: includeSchemaInPrompt, options: options
       ) { partial, tokenCount in
-        continuation.yield(.init(content: partial, rawContent: partial, tokenCount: tokenCount))
+        continuation.yield(.init(content: partial, tokenCount: tokenCount))
       }
-      continuation.yield(
-        .init(content: streamed.content, rawContent: streamed.content, tokenCount: streamed.tokenCount))
+      continuation.yield(.init(content: streamed.content, tokenCount: streamed.tokenCount))
       return Response(content: streamed.content, rawContent: streamed.content, transcriptEntries: streamed.turn.entries)
     }
   }
 
   /// Streams a `@Generable` answer to `prompt`.
-  public func streamResponse<Content: Generable & Sendable>(
+  public func streamResponse<Content: Generable>(
     to prompt: String, generating type: Content.Type = Content.self, includeSchemaInPrompt: Bool = true,
     options: GenerationOptions = GenerationOptions()
-  ) -> ResponseStream<Content> where Content.PartiallyGenerated: Sendable {
+  ) -> ResponseStream<Content> {
     streamResponse(to: Prompt(prompt), generating: type, includeSchemaInPrompt: includeSchemaInPrompt, options: options)
   }
 

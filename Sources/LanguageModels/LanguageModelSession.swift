@@ -40,12 +40,13 @@ public final class LanguageModelSession: Sendable {
     state = Mutex((Transcript(entries: entries), false))
   }
 
-  /// A session whose instructions are a string.
+  /// A session whose instructions, if any, are a string.
+  @_disfavoredOverload
   public convenience init(
     model: SystemLanguageModel = .default, guardrails: SystemLanguageModel.Guardrails = .default,
-    tools: [any Tool] = [], instructions: String
+    tools: [any Tool] = [], instructions: String? = nil
   ) {
-    self.init(model: model, guardrails: guardrails, tools: tools, instructions: Instructions(instructions))
+    self.init(model: model, guardrails: guardrails, tools: tools, instructions: instructions.map(Instructions.init))
   }
 
   /// A session whose instructions come from a result builder.
@@ -87,7 +88,7 @@ public final class LanguageModelSession: Sendable {
   // MARK: - Text responses
 
   /// A response: the content, its raw form, and the transcript entries the turn added.
-  public struct Response<Content: Sendable>: Sendable {
+  public struct Response<Content> {
     /// What the model produced.
     public var content: Content
     /// The content as generated: a string for text, the decoded JSON for guided generation.
@@ -172,6 +173,12 @@ public final class LanguageModelSession: Sendable {
             debugDescription:
               "\(reply.promptTokens + reply.generatedTokens) tokens, the limit is \(model.contextSize)"))
       }
+      if let refusal = reply.refusal {
+        let refused = Transcript.Response(assetIDs: [backend.displayName], segments: [.text(.init(content: refusal))])
+        throw GenerationError.refusal(
+          GenerationError.Refusal(transcriptEntries: before.entries + added + [.response(refused)], model: model),
+          .init(debugDescription: refusal))
+      }
       if !reply.toolCalls.isEmpty, rounds < Self.maximumToolRounds {
         rounds += 1
         var outputs: [Transcript.Entry] = []
@@ -227,3 +234,5 @@ public final class LanguageModelSession: Sendable {
     }
   }
 }
+
+extension LanguageModelSession.Response: Sendable where Content: Sendable {}

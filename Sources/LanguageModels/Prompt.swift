@@ -16,24 +16,29 @@ public struct Prompt: Sendable, Equatable, PromptRepresentable {
   /// A prompt with `text`.
   public init(_ text: String) { self.text = text }
 
+  /// The prompt a value stands for: a `@Generable` value as its JSON, another prompt as itself.
+  public init(_ content: some PromptRepresentable) { self = content.promptRepresentation }
+
   /// A prompt assembled by a result builder.
   public init(@PromptBuilder _ content: () throws -> Prompt) rethrows {
     self = try content()
   }
 
-  /// The prompt itself.
-  public var promptRepresentation: Prompt { self }
+  /// The prompt itself. (Each witness in this module says `return`, which keeps the
+  /// requirement's ``PromptBuilder`` off it: the builder reads its parts' representations, so
+  /// applied here it would call itself.)
+  public var promptRepresentation: Prompt { return self }
 }
 
 /// A value that can stand in ``Prompt``.
 public protocol PromptRepresentable {
-  /// The value as a prompt.
-  var promptRepresentation: Prompt { get }
+  /// The value as a prompt; a conformance may write it as a ``PromptBuilder`` block.
+  @PromptBuilder var promptRepresentation: Prompt { get }
 }
 
 extension String: PromptRepresentable {
   /// The string as a prompt.
-  public var promptRepresentation: Prompt { Prompt(self) }
+  public var promptRepresentation: Prompt { return Prompt(self) }
 }
 
 /// Builds ``Prompt`` from strings and other instructions, one per line.

@@ -164,6 +164,31 @@ public final class SystemLanguageModel: Sendable {
     try await tokenCount(for: instructions.text)
   }
 
+  /// The number of tokens a value takes as a prompt: a `@Generable` value as its JSON.
+  public func tokenCount(for prompt: some PromptRepresentable) async throws -> Int {
+    try await tokenCount(for: prompt.promptRepresentation.text)
+  }
+
+  /// The number of tokens the descriptions of `tools` add to a session's instructions.
+  public func tokenCount(for tools: [any Tool]) async throws -> Int {
+    guard let toolbox = try ToolGrammar(tools: tools.map { LanguageModelToolSpecification(tool: $0) }) else {
+      return 0
+    }
+    return try await tokenCount(for: toolbox.descriptions)
+  }
+
+  /// The number of tokens `schema` takes when a prompt describes it to the model.
+  public func tokenCount(for schema: GenerationSchema) async throws -> Int {
+    try await tokenCount(for: schema.promptDescription())
+  }
+
+  /// The number of tokens of the entries' text as the model is sent it (`session.transcript`, or
+  /// a response's `transcriptEntries`), without the chat template's markers around each turn.
+  public func tokenCount(for transcriptEntries: some Collection<Transcript.Entry>) async throws -> Int {
+    let messages = Transcript(entries: transcriptEntries).languageModelMessages
+    return try await tokenCount(for: messages.map(\.content).joined(separator: "\n"))
+  }
+
   /// Throws `assetsUnavailable` with the explanation when the model cannot be used now.
   func checkAvailable() throws(LanguageModelSession.GenerationError) {
     guard let explanation = unavailabilityExplanation else { return }

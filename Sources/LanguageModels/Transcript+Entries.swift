@@ -2,7 +2,7 @@ import Foundation
 
 extension Transcript {
   /// The instructions entry: what the session was told, and the tools it was given.
-  public struct Instructions: Sendable, Equatable, Identifiable {
+  public struct Instructions: Sendable, Equatable, Codable, Identifiable {
     /// The entry's identifier.
     public var id: String
     /// The instructions' content.
@@ -19,7 +19,7 @@ extension Transcript {
   }
 
   /// A tool as the model was told about it.
-  public struct ToolDefinition: Sendable, Equatable {
+  public struct ToolDefinition: Sendable, Equatable, Codable {
     /// The tool's name.
     public var name: String
     /// What the tool does.
@@ -47,7 +47,7 @@ extension Transcript {
   }
 
   /// A prompt entry, with the options and response format it was answered with.
-  public struct Prompt: Sendable, Equatable, Identifiable {
+  public struct Prompt: Sendable, Equatable, Codable, Identifiable {
     /// The entry's identifier.
     public var id: String
     /// The prompt's content.
@@ -70,7 +70,7 @@ extension Transcript {
   }
 
   /// The format a guided answer had to follow.
-  public struct ResponseFormat: Sendable, Equatable {
+  public struct ResponseFormat: Sendable, Equatable, Codable {
     /// The name of the type or schema.
     public var name: String
 
@@ -86,7 +86,7 @@ extension Transcript {
   }
 
   /// The tool calls the model made in one step.
-  public struct ToolCalls: Sendable, Equatable, Identifiable, RandomAccessCollection {
+  public struct ToolCalls: Sendable, Equatable, Codable, Identifiable, RandomAccessCollection {
     /// The entry's identifier.
     public var id: String
     /// The calls, in order.
@@ -107,7 +107,7 @@ extension Transcript {
   }
 
   /// One call the model made to a tool.
-  public struct ToolCall: Sendable, Equatable, Identifiable {
+  public struct ToolCall: Sendable, Equatable, Codable, Identifiable {
     /// The call's identifier.
     public var id: String
     /// The tool's name.
@@ -124,7 +124,7 @@ extension Transcript {
   }
 
   /// A tool's output, as the model was given it.
-  public struct ToolOutput: Sendable, Equatable, Identifiable {
+  public struct ToolOutput: Sendable, Equatable, Codable, Identifiable {
     /// The entry's identifier.
     public var id: String
     /// The tool's name.
@@ -141,7 +141,7 @@ extension Transcript {
   }
 
   /// A response of the model.
-  public struct Response: Sendable, Equatable, Identifiable {
+  public struct Response: Sendable, Equatable, Codable, Identifiable {
     /// The entry's identifier.
     public var id: String
     /// The identifiers of the model assets that produced it (the weights' name).

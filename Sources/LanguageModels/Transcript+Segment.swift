@@ -2,7 +2,7 @@ import Foundation
 
 extension Transcript {
   /// A piece of an entry's content: text, or structured content.
-  public enum Segment: Sendable, Equatable, Identifiable {
+  public enum Segment: Sendable, Equatable, Codable, Identifiable {
     /// Text.
     case text(TextSegment)
     /// Structured content (a guided answer, say).
@@ -18,7 +18,7 @@ extension Transcript {
   }
 
   /// Text in an entry.
-  public struct TextSegment: Sendable, Equatable, Identifiable {
+  public struct TextSegment: Sendable, Equatable, Codable, Identifiable {
     /// The segment's identifier.
     public var id: String
     /// The text.
@@ -32,7 +32,7 @@ extension Transcript {
   }
 
   /// Structured content in an entry, with the name of what produced it.
-  public struct StructuredSegment: Sendable, Equatable, Identifiable {
+  public struct StructuredSegment: Sendable, Equatable, Codable, Identifiable {
     /// The segment's identifier.
     public var id: String
     /// What produced the content (a type's name, say).

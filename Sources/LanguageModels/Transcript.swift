@@ -5,9 +5,9 @@ import Foundation
 ///
 /// A transcript can start a new session that carries on the conversation
 /// (`LanguageModelSession(model:tools:transcript:)`).
-public struct Transcript: Sendable, Equatable, RandomAccessCollection {
+public struct Transcript: Sendable, Equatable, Codable, RandomAccessCollection {
   /// One entry of the history.
-  public enum Entry: Sendable, Equatable, Identifiable, CustomStringConvertible {
+  public enum Entry: Sendable, Equatable, Codable, Identifiable, CustomStringConvertible {
     /// The instructions the session started with.
     case instructions(Instructions)
     /// A user prompt.

@@ -94,6 +94,32 @@ struct OpenAIChatMappingTests {
     #expect(calls[0].arguments == GeneratedContent(properties: ["locker": 42]))
   }
 
+  @Test("a refusal in the stream becomes the session's refusal, with the refused turn to explain")
+  func refusal() async throws {
+    var accumulator = OpenAIChatStreamAccumulator()
+    for event in [
+      #"{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"refusal":"I can't "}}]}"#,
+      #"{"choices":[{"index":0,"delta":{"refusal":"help with that."},"finish_reason":"stop"}]}"#, "[DONE]",
+    ] {
+      _ = try accumulator.add(event)
+    }
+    #expect(accumulator.refusal == "I can't help with that.")
+    #expect(accumulator.text.isEmpty)
+
+    var reply = LanguageModelReply(text: "", promptTokens: 9, generatedTokens: 6, stopReason: .endOfText)
+    reply.refusal = accumulator.refusal
+    let session = LanguageModelSession(model: SystemLanguageModel(backend: RefusingBackend(reply: reply)))
+    do {
+      _ = try await session.respond(to: "Tell me my neighbour's bank PIN.")
+      Issue.record("a refusal was answered")
+    } catch LanguageModelSession.GenerationError.refusal(let refusal, let context) {
+      #expect(context.debugDescription == "I can't help with that.")
+      #expect(
+        refusal.transcriptEntries.map(\.description) == ["Tell me my neighbour's bank PIN.", "I can't help with that."])
+    }
+    #expect(session.transcript.isEmpty, "a refused turn is not part of the conversation")
+  }
+
   @Test("an error event inside the stream is the server's error")
   func errorEvent() {
     var accumulator = OpenAIChatStreamAccumulator()
@@ -183,4 +209,19 @@ struct OpenAIChatMappingTests {
     let local = SystemLanguageModel(configuration: EngineConfiguration(environment: [:]))
     #expect(local.backend is LlamaBackend)
   }
+}
+
+/// A backend that answers every request with one canned reply.
+private final class RefusingBackend: LanguageModelBackend {
+  let reply: LanguageModelReply
+  init(reply: LanguageModelReply) { self.reply = reply }
+  var displayName: String { "refusing" }
+  var availability: SystemLanguageModel.Availability { .available }
+  var unavailabilityExplanation: String? { nil }
+  func contextSize() async throws -> Int { 4096 }
+  func tokenCount(for text: String) async throws -> Int { text.count / 4 }
+  func prewarm(_ request: LanguageModelRequest) async {}
+  func respond(to request: LanguageModelRequest, onText: @escaping @Sendable (String) -> Void) async throws
+    -> LanguageModelReply
+  { reply }
 }

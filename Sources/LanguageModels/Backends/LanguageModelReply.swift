@@ -25,6 +25,9 @@ public struct LanguageModelReply: Sendable, Equatable {
   public var stopReason: StopReason
   /// Where the time went, when the backend measures it (the local one does).
   public var timing: Timing?
+  /// The model's refusal, when it declined to answer (a server's `refusal` field); the session
+  /// turns it into ``LanguageModelSession/GenerationError/refusal(_:_:)``.
+  public var refusal: String?
 
   /// A reply.
   public init(

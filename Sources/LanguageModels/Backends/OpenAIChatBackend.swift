@@ -223,6 +223,13 @@ public final class OpenAIChatBackend: LanguageModelBackend {
       throw LanguageModelServerError.connectionLost(url: baseText, reason: "the stream ended before the answer did")
     }
     reachability.record(failure: nil)
+    if !accumulator.refusal.isEmpty {
+      var reply = LanguageModelReply(
+        text: "", promptTokens: accumulator.promptTokens ?? 0, generatedTokens: accumulator.generatedTokens ?? 0,
+        stopReason: .endOfText)
+      reply.refusal = accumulator.refusal
+      return reply
+    }
     var calls = try accumulator.decodedToolCalls()
     if hidesToolCalls, let toolbox, accumulator.text.hasPrefix("<") {
       guard let call = toolbox.parseCall(accumulator.text) else {

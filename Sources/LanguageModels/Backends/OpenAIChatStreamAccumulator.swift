@@ -22,6 +22,8 @@ struct OpenAIChatStreamAccumulator: Sendable {
   private(set) var promptTokens: Int?
   /// Tokens generated, when the server reported usage.
   private(set) var generatedTokens: Int?
+  /// The model's refusal so far (OpenAI's `refusal` field), empty when it did not refuse.
+  private(set) var refusal = ""
   /// Whether the `[DONE]` event arrived.
   private(set) var isDone = false
 
@@ -52,6 +54,7 @@ struct OpenAIChatStreamAccumulator: Sendable {
         text += content
         grew = true
       }
+      if let refused = delta["refusal"] as? String { refusal += refused }
       for (position, fragment) in (delta["tool_calls"] as? [[String: Any]] ?? []).enumerated() {
         let index = (fragment["index"] as? NSNumber)?.intValue ?? position
         guard index >= 0, index < 128 else { throw .invalid("a tool call index \(index) is out of range") }

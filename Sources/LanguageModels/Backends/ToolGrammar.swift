@@ -5,7 +5,7 @@ import Foundation
 struct ToolGrammar: Sendable {
   let tools: [LanguageModelToolSpecification]
   private let callGrammar: String
-  private let descriptions: String
+  let descriptions: String
 
   /// Prepares `tools`; nil when there are none.
   init?(tools: [LanguageModelToolSpecification]) throws(LanguageModelSession.GenerationError) {
