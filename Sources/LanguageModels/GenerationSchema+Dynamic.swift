@@ -23,7 +23,8 @@ extension GenerationSchema {
     if !undefined.isEmpty {
       throw SchemaError.undefinedReferences(
         schema: root.name, references: undefined,
-        .init(debugDescription: "References to \(undefined.joined(separator: ", ")) have no schema of that name"))
+        context: .init(
+          debugDescription: "References to \(undefined.joined(separator: ", ")) have no schema of that name"))
     }
     self.init(root: rootNode, definitions: resolver.collector.definitions, issues: resolver.collector.issues)
   }
@@ -43,7 +44,7 @@ private struct DynamicSchemaResolver {
     if let name = schema.name, !isGenerable(schema) {
       if declared[name] != nil {
         throw GenerationSchema.SchemaError.duplicateType(
-          schema: declared[name], type: name, .init(debugDescription: "Two dynamic schemas are named \(name)"))
+          schema: declared[name], type: name, context: .init(debugDescription: "Two dynamic schemas are named \(name)"))
       }
       declared[name] = name
     }
@@ -73,7 +74,7 @@ private struct DynamicSchemaResolver {
         if shapes.contains(where: { $0.name == property.name }) {
           throw GenerationSchema.SchemaError.duplicateProperty(
             schema: name, property: property.name,
-            .init(debugDescription: "\(name) declares \"\(property.name)\" more than once"))
+            context: .init(debugDescription: "\(name) declares \"\(property.name)\" more than once"))
         }
         let propertyNode = try convert(property.schema, isRoot: false)
         shapes.append(
@@ -85,14 +86,14 @@ private struct DynamicSchemaResolver {
     case .union(let name, let description, let choices):
       guard !choices.isEmpty else {
         throw GenerationSchema.SchemaError.emptyTypeChoices(
-          schema: name, .init(debugDescription: "The union \(name) has no choices"))
+          schema: name, context: .init(debugDescription: "The union \(name) has no choices"))
       }
       node = .union(
         .init(name: name, description: description, choices: try choices.map { try convert($0, isRoot: false) }))
     case .strings(let name, let description, let choices):
       guard !choices.isEmpty else {
         throw GenerationSchema.SchemaError.emptyTypeChoices(
-          schema: name, .init(debugDescription: "The enumeration \(name) has no choices"))
+          schema: name, context: .init(debugDescription: "The enumeration \(name) has no choices"))
       }
       node = .stringEnum(.init(name: name, description: description, choices: choices))
     case .array(let item, let minimumCount, let maximumCount):

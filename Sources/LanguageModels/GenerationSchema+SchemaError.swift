@@ -4,13 +4,13 @@ extension GenerationSchema {
   /// Why a set of dynamic schemas could not be turned into a ``GenerationSchema``.
   public enum SchemaError: Error, LocalizedError, Sendable {
     /// A structure has two properties with one name.
-    case duplicateProperty(schema: String, property: String, GenerationSchema.SchemaError.Context)
+    case duplicateProperty(schema: String, property: String, context: GenerationSchema.SchemaError.Context)
     /// Two schemas have one name.
-    case duplicateType(schema: String?, type: String, GenerationSchema.SchemaError.Context)
+    case duplicateType(schema: String?, type: String, context: GenerationSchema.SchemaError.Context)
     /// A union or string enumeration has no choices.
-    case emptyTypeChoices(schema: String, GenerationSchema.SchemaError.Context)
+    case emptyTypeChoices(schema: String, context: GenerationSchema.SchemaError.Context)
     /// References name schemas that are not among the root and its dependencies.
-    case undefinedReferences(schema: String?, references: [String], GenerationSchema.SchemaError.Context)
+    case undefinedReferences(schema: String?, references: [String], context: GenerationSchema.SchemaError.Context)
 
     /// Where and why the error happened.
     public struct Context: Sendable {

@@ -24,6 +24,16 @@ private struct Verdict {
   var answer: String
 }
 
+/// A public type, as a library target declares it: not implicitly `Sendable`.
+@Generable
+public struct PublicItem {
+  /// What the item is.
+  @Guide(description: "The item's name")
+  public var name: String
+  /// How many there are.
+  public var count: Int
+}
+
 /// A service layer's generic helper: the content type is any `Generable`, not known to be
 /// `Sendable`, as in code written for Apple's framework.
 private func generate<T: Generable>(_ type: T.Type, in session: LanguageModelSession, from prompt: String)
@@ -66,6 +76,14 @@ struct FoundationModelsSpellingTests {
     #expect(["yes", "no"].contains(last?.answer ?? ""), "\(String(describing: last))")
     let collected = try await streamer.stream.collect()
     #expect(collected.content.answer == last?.answer)
+  }
+
+  @Test("a public @Generable type converts to and from generated content")
+  func publicGenerable() throws {
+    let item = PublicItem(name: "tape", count: 2)
+    let back = try PublicItem(item.generatedContent)
+    #expect(back.name == "tape" && back.count == 2)
+    #expect(PublicItem.generationSchema.debugDescription.contains("name"))
   }
 
   @Test("a refusal is caught with its explanation, which the model writes from the refused turn")
