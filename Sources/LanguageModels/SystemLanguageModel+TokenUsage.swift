@@ -1,6 +1,6 @@
 extension SystemLanguageModel {
-  /// How many tokens some input takes in this model's vocabulary (the 26.4 API's answer to
-  /// `tokenUsage(for:)`).
+  /// How many tokens some input takes in this model's vocabulary, as the 26.4 betas'
+  /// `tokenUsage(for:)` answered; the released API has `tokenCount(for:)`, which we also have.
   public struct TokenUsage: Sendable, Hashable {
     /// The number of tokens.
     public let tokenCount: Int
