@@ -34,6 +34,22 @@ public struct PublicItem {
   public var count: Int
 }
 
+/// A choice with associated values, as Apple's trip planner writes its activities.
+@Generable
+enum Outing {
+  case dining(place: String)
+  case walking(minutes: Int)
+  case resting
+}
+
+/// A day of outings: an array with a count and an optional.
+@Generable(description: "A day out")
+struct DayOut {
+  @Guide(description: "Two outings", .count(2))
+  var outings: [Outing]
+  var note: String?
+}
+
 /// A service layer's generic helper: the content type is any `Generable`, not known to be
 /// `Sendable`, as in code written for Apple's framework.
 private func generate<T: Generable>(_ type: T.Type, in session: LanguageModelSession, from prompt: String)
@@ -84,6 +100,19 @@ struct FoundationModelsSpellingTests {
     let back = try PublicItem(item.generatedContent)
     #expect(back.name == "tape" && back.count == 2)
     #expect(PublicItem.generationSchema.debugDescription.contains("name"))
+  }
+
+  @Test("enums with associated values convert both ways and are generated under their schema")
+  func associatedValues() async throws {
+    let day = DayOut(outings: [.dining(place: "Tasca"), .walking(minutes: 40)], note: nil)
+    let back = try DayOut(day.generatedContent)
+    #expect(back.outings.count == 2)
+    if case .walking(let minutes) = back.outings[1] { #expect(minutes == 40) } else { Issue.record("\(back)") }
+    let generated = try await LanguageModelSession(model: Self.small).respond(
+      to: "Plan a quiet day in Lisbon.", generating: DayOut.self,
+      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 120)
+    ).content
+    #expect(generated.outings.count == 2)
   }
 
   @Test("a refusal is caught with its explanation, which the model writes from the refused turn")
