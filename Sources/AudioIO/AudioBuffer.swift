@@ -10,13 +10,13 @@ public struct AudioBuffer: Sendable, Equatable {
 
   /// Creates a buffer over `samples`, interleaved according to `format`.
   public init(format: AudioFormat, samples: [Float] = []) {
-    precondition(samples.count % format.channelCount == 0, "samples must fill whole frames")
+    precondition(samples.count % format.channels == 0, "samples must fill whole frames")
     self.format = format
     self.samples = samples
   }
 
   /// The number of frames (one sample per channel) in the buffer.
-  public var frameLength: Int { samples.count / format.channelCount }
+  public var frameLength: Int { samples.count / format.channels }
 
   /// The buffer's length in seconds.
   public var duration: Double { Double(frameLength) / format.sampleRate }
@@ -24,7 +24,7 @@ public struct AudioBuffer: Sendable, Equatable {
   /// The frames in `range` (frame indices) as a new buffer, for handing audio on in pieces.
   public func frames(_ range: Range<Int>) -> AudioBuffer {
     let clamped = range.clamped(to: 0..<frameLength)
-    let channels = format.channelCount
+    let channels = format.channels
     return AudioBuffer(
       format: format,
       samples: Array(samples[(clamped.lowerBound * channels)..<(clamped.upperBound * channels)]))

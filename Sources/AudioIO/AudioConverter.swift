@@ -24,8 +24,8 @@ public final class AudioConverter {
     guard inputFormat != outputFormat else { return }
     var inputLayout = AVChannelLayout()
     var outputLayout = AVChannelLayout()
-    av_channel_layout_default(&inputLayout, Int32(inputFormat.channelCount))
-    av_channel_layout_default(&outputLayout, Int32(outputFormat.channelCount))
+    av_channel_layout_default(&inputLayout, Int32(inputFormat.channels))
+    av_channel_layout_default(&outputLayout, Int32(outputFormat.channels))
     defer {
       av_channel_layout_uninit(&inputLayout)
       av_channel_layout_uninit(&outputLayout)
@@ -75,7 +75,7 @@ public final class AudioConverter {
     input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, frames: Int32
   ) {
     let capacity = Int(swr_get_out_samples(resampler, frames)) + 32
-    let channels = outputFormat.channelCount
+    let channels = outputFormat.channels
     output = [Float](repeating: 0, count: capacity * channels)
     let written = output.withUnsafeMutableBufferPointer { buffer -> Int32 in
       var plane: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(buffer.baseAddress!)

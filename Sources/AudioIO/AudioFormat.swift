@@ -5,14 +5,23 @@
 public struct AudioFormat: Hashable, Sendable, CustomStringConvertible {
   /// Frames per second.
   public var sampleRate: Double
-  /// Number of interleaved channels.
-  public var channelCount: Int
+  /// Number of interleaved channels, as an `Int` for indexing and arithmetic on sample arrays
+  /// (our extension; ``channelCount`` is the same number typed as AVFoundation types it).
+  public var channels: Int
 
   /// Creates a format of `sampleRate` frames per second with `channelCount` interleaved channels.
   public init(sampleRate: Double, channelCount: Int) {
     precondition(sampleRate > 0 && channelCount > 0, "an audio format needs a positive rate and channel count")
     self.sampleRate = sampleRate
-    self.channelCount = channelCount
+    self.channels = channelCount
+  }
+
+  /// The number of channels, typed as AVFoundation types it (`AVAudioChannelCount`, a `UInt32`), so
+  /// `buffer.frameLength * format.channelCount` and `AVAudioFormat(…, channels: format.channelCount)`
+  /// compile as they do on Apple's platforms.
+  public var channelCount: AVAudioChannelCount {
+    get { AVAudioChannelCount(channels) }
+    set { channels = Int(newValue) }
   }
 
   /// 16 kHz mono: what Whisper, and so the speech analyzer, consumes.
@@ -21,6 +30,6 @@ public struct AudioFormat: Hashable, Sendable, CustomStringConvertible {
   /// A short readable form, for messages and logs.
   public var description: String {
     let rate = sampleRate.rounded() == sampleRate ? String(Int(sampleRate)) : String(sampleRate)
-    return "\(rate) Hz, \(channelCount == 1 ? "mono" : "\(channelCount) channels")"
+    return "\(rate) Hz, \(channels == 1 ? "mono" : "\(channels) channels")"
   }
 }

@@ -102,7 +102,7 @@ final class FFmpegDecoder {
   func decode(to format: AudioFormat) throws(AudioIOError) -> AudioBuffer {
     // The declared duration only sizes the first allocation, and within reason: a damaged header
     // can declare days of audio in a few bytes (an MP3 of 2 kB declared 13 days, 74 GB of samples).
-    let expected = declaredDuration * format.sampleRate * Double(format.channelCount)
+    let expected = declaredDuration * format.sampleRate * Double(format.channels)
     let reserve = expected > 0 ? Int(min(expected, Self.maximumReservedSamples)) + 4096 : 0
     let samples = try read(frames: .max, as: format, reserving: reserve) ?? []
     return AudioBuffer(format: format, samples: samples)
@@ -123,7 +123,7 @@ final class FFmpegDecoder {
       decoding = try Decoding(decoder: self, format: format)
       self.decoding = decoding
     }
-    let wanted = frames.multipliedReportingOverflow(by: format.channelCount)
+    let wanted = frames.multipliedReportingOverflow(by: format.channels)
     let count = wanted.overflow ? Int.max : wanted.partialValue
     if decoding.pending.isEmpty { decoding.pending.reserveCapacity(reserve) }
     while decoding.pending.count < count, !decoding.isAtEnd {
@@ -247,7 +247,7 @@ final class FFmpegDecoder {
     guard let codecContext else { throw .corrupt(path: path, detail: "not open") }
     var resampler: OpaquePointer?
     var outputLayout = AVChannelLayout()
-    av_channel_layout_default(&outputLayout, Int32(format.channelCount))
+    av_channel_layout_default(&outputLayout, Int32(format.channels))
     defer { av_channel_layout_uninit(&outputLayout) }
     var status = swr_alloc_set_opts2(
       &resampler, &outputLayout, AV_SAMPLE_FMT_FLT, Int32(format.sampleRate),
@@ -289,13 +289,13 @@ final class FFmpegDecoder {
     _ body: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>) -> Int32
   ) {
     let start = samples.count
-    samples.append(contentsOf: repeatElement(0, count: capacity * format.channelCount))
+    samples.append(contentsOf: repeatElement(0, count: capacity * format.channels))
     let written = samples.withUnsafeMutableBufferPointer { buffer -> Int32 in
       var plane: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(buffer.baseAddress! + start)
         .assumingMemoryBound(to: UInt8.self)
       return withUnsafeMutablePointer(to: &plane) { body($0) }
     }
-    samples.removeLast(samples.count - start - Int(max(written, 0)) * format.channelCount)
+    samples.removeLast(samples.count - start - Int(max(written, 0)) * format.channels)
   }
 
   static func describe(_ status: Int32) -> String {

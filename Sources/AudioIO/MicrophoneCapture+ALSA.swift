@@ -18,7 +18,7 @@ extension MicrophoneCapture {
       var openMode: Int32
 
       /// Bytes in one interleaved frame.
-      var frameBytes: Int { sampleFormat.bytesPerSample * format.channelCount }
+      var frameBytes: Int { sampleFormat.bytesPerSample * format.channels }
     }
 
     /// Why ``wait(wakingOn:timeoutMilliseconds:)`` returned.
@@ -174,7 +174,7 @@ extension MicrophoneCapture {
       var status = snd_pcm_open(&opened, device, SND_PCM_STREAM_PLAYBACK, 0)
       guard status == 0, let pcm = opened else { throw .playbackFailed(device: device, detail: describe(status)) }
       defer { snd_pcm_close(pcm) }
-      let channels = buffer.format.channelCount
+      let channels = buffer.format.channels
       status = snd_pcm_set_params(
         pcm, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels),
         UInt32(buffer.format.sampleRate), 1, 100_000)
@@ -258,7 +258,7 @@ extension MicrophoneCapture {
       }
       snd_pcm_hw_params_set_format(pcm, params, sampleFormat.alsaFormat)
 
-      var channels = UInt32(wanted?.format.channelCount ?? preferred.channelCount)
+      var channels = UInt32(wanted?.format.channels ?? preferred.channels)
       var rate = UInt32((wanted?.format.sampleRate ?? preferred.sampleRate).rounded())
       if wanted != nil {
         guard snd_pcm_hw_params_set_channels(pcm, params, channels) == 0,

@@ -44,7 +44,7 @@ public final class WAVWriter {
   deinit { try? handle.close() }
 
   /// The number of frames written so far.
-  public var framesWritten: Int { Int(dataBytes) / (encoding.bytesPerSample * format.channelCount) }
+  public var framesWritten: Int { Int(dataBytes) / (encoding.bytesPerSample * format.channels) }
 
   /// Appends `buffer`, which must be in the writer's format, and updates the header's sizes.
   public func write(_ buffer: AudioBuffer) throws(AudioIOError) {
@@ -121,7 +121,7 @@ public final class WAVWriter {
     func append<T: FixedWidthInteger>(_ value: T) {
       withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
     }
-    let channels = UInt16(format.channelCount)
+    let channels = UInt16(format.channels)
     let rate = UInt32(format.sampleRate)
     let blockAlign = channels * UInt16(encoding.bytesPerSample)
     data.append(contentsOf: Array("RIFF".utf8))

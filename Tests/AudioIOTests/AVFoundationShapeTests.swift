@@ -9,7 +9,7 @@ import Testing
 struct AVFoundationShapeTests {
   @Test("AVAudioPCMBuffer holds planar floats within its capacity and converts to and from AudioBuffer")
   func pcmBuffer() throws {
-    let stereo = AudioFormat(standardFormatWithSampleRate: 48_000, channels: 2)
+    let stereo = try #require(AudioFormat(standardFormatWithSampleRate: 48_000, channels: 2))
     let buffer = try #require(AVAudioPCMBuffer(pcmFormat: stereo, frameCapacity: 4))
     #expect(buffer.frameLength == 0 && buffer.frameCapacity == 4)
     let source = AudioBuffer(format: stereo, samples: [0.1, -0.1, 0.2, -0.2, 0.3, -0.3])
@@ -23,6 +23,33 @@ struct AVFoundationShapeTests {
     #expect(
       AudioFormat(commonFormat: .pcmFormatFloat32, sampleRate: 16_000, channels: 1, interleaved: false)
         == .speechAnalysis)
+  }
+
+  @Test("AVAudioFormat's standard format is failable and counts channels in AVAudioChannelCount, as Apple's")
+  func appleSpelledFormat() throws {
+    // As Apple's sample code writes it.
+    let format = AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 1)!
+    guard let stereo = AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 2) else {
+      Issue.record("stereo at 44.1 kHz is a standard format")
+      return
+    }
+    #expect(format == .speechAnalysis)
+    #expect(AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 0) == nil)
+    #expect(AVAudioFormat(standardFormatWithSampleRate: 0, channels: 1) == nil)
+    #expect(AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 6) == nil, "more than 2 needs a layout")
+
+    let channelCount: AVAudioChannelCount = stereo.channelCount
+    #expect(channelCount == 2 && stereo.channels == 2)
+    let buffer = try #require(AVAudioPCMBuffer(pcmFormat: stereo, frameCapacity: 1_024))
+    buffer.frameLength = 512
+    let sampleCount = buffer.frameLength * stereo.channelCount
+    #expect(sampleCount == 1_024)
+    let same = AVAudioFormat(standardFormatWithSampleRate: stereo.sampleRate, channels: stereo.channelCount)
+    #expect(same == stereo)
+    let common = AVAudioFormat(
+      commonFormat: .pcmFormatFloat32, sampleRate: 16_000, channels: stereo.channelCount, interleaved: false)
+    #expect(common?.channelCount == 2 && common?.sampleRate == 16_000)
+    #expect(stereo.settings[AVNumberOfChannelsKey] as? Int == 2)
   }
 
   @Test("AVAudioConverter fills the output from the input block, keeps what does not fit, and ends the stream")

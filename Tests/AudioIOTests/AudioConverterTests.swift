@@ -10,10 +10,10 @@ struct AudioConverterTests {
   private func tone(seconds: Double, format: AudioFormat) -> AudioBuffer {
     let frames = Int(seconds * format.sampleRate)
     var samples: [Float] = []
-    samples.reserveCapacity(frames * format.channelCount)
+    samples.reserveCapacity(frames * format.channels)
     for frame in 0..<frames {
       let value = Float(sin(Double(frame) * 2 * .pi * 440 / format.sampleRate) * 0.5)
-      samples.append(contentsOf: repeatElement(value, count: format.channelCount))
+      samples.append(contentsOf: repeatElement(value, count: format.channels))
     }
     return AudioBuffer(format: format, samples: samples)
   }

@@ -46,7 +46,7 @@ struct AudioFileTests {
     #expect(audio.containerName == "flac")
     #expect(abs(Double(audio.length) - 11.0 * 44_100) < 44_100 * 0.1)
     let stereo = try audio.read(format: AudioFormat(sampleRate: 8_000, channelCount: 2))
-    #expect(stereo.format.channelCount == 2)
+    #expect(stereo.format.channels == 2)
     #expect(abs(stereo.duration - 11.0) < 0.1)
   }
 

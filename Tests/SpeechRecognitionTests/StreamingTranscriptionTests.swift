@@ -135,7 +135,7 @@ struct StreamingTranscriptionTests {
   func convertsOtherFormats() async throws {
     let mono = try AudioFile(forReading: Fixtures.jfk).read(format: .speechAnalysis)
     let stereo = try AudioFile(forReading: Fixtures.jfk).read(format: AudioFormat(sampleRate: 48_000, channelCount: 2))
-    #expect(stereo.format.channelCount == 2 && stereo.frameLength > 3 * mono.frameLength - 100)
+    #expect(stereo.format.channels == 2 && stereo.frameLength > 3 * mono.frameLength - 100)
     // Buffers of 100 ms (4800 frames of two channels), four times faster than real time.
     let arrivals = try await transcribeLive(LiveFeed(stereo, speed: 4), model: .base)
     let finals = arrivals.results.map(\.result).filter(\.isFinal)

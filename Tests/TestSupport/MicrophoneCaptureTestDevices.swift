@@ -26,7 +26,7 @@ public enum MicrophoneCaptureTestDevices {
     /// The recorded audio as a buffer in the device's format.
     public var buffer: AudioBuffer { AudioBuffer(format: format, samples: samples) }
     /// Seconds of audio in the file.
-    public var duration: Double { Double(samples.count / format.channelCount) / format.sampleRate }
+    public var duration: Double { Double(samples.count / format.channels) / format.sampleRate }
   }
 
   /// A 0.503 s 1 kHz tone at 16 kHz mono, 16-bit: the `default` device.
@@ -158,7 +158,7 @@ public enum MicrophoneCaptureTestDevices {
             pcm "\(source.name)_file"
             format \(source.encoding)
             rate \(Int(source.format.sampleRate))
-            channels \(source.format.channelCount)
+            channels \(source.format.channels)
           }
           hint { show on description "\(source.description)" }
         }

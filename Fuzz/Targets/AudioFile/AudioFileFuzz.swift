@@ -42,8 +42,8 @@ enum AudioFileFuzz {
     let encoding: WAVWriter.SampleEncoding = selector & 2 == 0 ? .int16 : .float32
     let streamed = selector & 4 != 0
     let raw = reader.rest()
-    let frames = raw.count / 4 / format.channelCount
-    let samples = (0..<(frames * format.channelCount)).map { index in
+    let frames = raw.count / 4 / format.channels
+    let samples = (0..<(frames * format.channels)).map { index in
       Float(bitPattern: raw.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self) })
     }
     let url = FuzzFolder.file("written.wav")
@@ -52,7 +52,7 @@ enum AudioFileFuzz {
     do {
       if streamed {
         let writer = try WAVWriter(url: url, format: format, encoding: encoding)
-        let half = frames / 2 * format.channelCount
+        let half = frames / 2 * format.channels
         try writer.write(AudioBuffer(format: format, samples: Array(samples[..<half])))
         try writer.write(AudioBuffer(format: format, samples: Array(samples[half...])))
         fuzzCheck(writer.framesWritten == frames, "the writer counts \(writer.framesWritten) frames, not \(frames)")

@@ -17,8 +17,8 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
   public init?(pcmFormat format: AVAudioFormat, frameCapacity: AVAudioFrameCount) {
     guard frameCapacity <= 1 << 28 else { return nil }
     self.frameCapacity = frameCapacity
-    channels = .allocate(capacity: format.channelCount)
-    for channel in 0..<format.channelCount {
+    channels = .allocate(capacity: format.channels)
+    for channel in 0..<format.channels {
       channels[channel] = .allocate(capacity: max(Int(frameCapacity), 1))
       channels[channel].initialize(repeating: 0, count: max(Int(frameCapacity), 1))
     }
@@ -33,7 +33,7 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
   }
 
   deinit {
-    for channel in 0..<format.channelCount { channels[channel].deallocate() }
+    for channel in 0..<format.channels { channels[channel].deallocate() }
     channels.deallocate()
   }
 
@@ -61,7 +61,7 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
 
   /// The valid frames as an interleaved ``AudioBuffer`` value (our extension).
   public var audioBuffer: AudioBuffer {
-    let channelCount = format.channelCount
+    let channelCount = format.channels
     var samples = [Float](repeating: 0, count: Int(length) * channelCount)
     for channel in 0..<channelCount {
       let source = channels[channel]
@@ -75,7 +75,7 @@ public final class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
   public func append(_ buffer: AudioBuffer) -> Int {
     precondition(buffer.format == format, "the buffer is \(buffer.format), this one holds \(format)")
     let count = min(buffer.frameLength, Int(frameCapacity - length))
-    let channelCount = format.channelCount
+    let channelCount = format.channels
     for channel in 0..<channelCount {
       let target = channels[channel] + Int(length)
       for frame in 0..<count { target[frame] = buffer.samples[frame * channelCount + channel] }

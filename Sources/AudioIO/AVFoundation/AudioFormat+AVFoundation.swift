@@ -15,7 +15,11 @@ extension AudioFormat {
   }
 
   /// Apple's standard format: 32-bit float samples at `sampleRate` with `channels` channels.
-  public init(standardFormatWithSampleRate sampleRate: Double, channels: AVAudioChannelCount) {
+  ///
+  /// Failable, as Apple's is: nil when the rate is not positive, or the channel count is 0 or more
+  /// than 2 (Apple asks for a channel layout beyond stereo).
+  public init?(standardFormatWithSampleRate sampleRate: Double, channels: AVAudioChannelCount) {
+    guard sampleRate > 0, (1...2).contains(channels) else { return nil }
     self.init(sampleRate: sampleRate, channelCount: Int(channels))
   }
 
@@ -36,7 +40,7 @@ extension AudioFormat {
   /// `AVAudioFile(forWriting:settings:)` and recorders take it.
   public var settings: [String: any Sendable] {
     [
-      AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: sampleRate, AVNumberOfChannelsKey: channelCount,
+      AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: sampleRate, AVNumberOfChannelsKey: channels,
       AVLinearPCMBitDepthKey: 32, AVLinearPCMIsFloatKey: true,
     ]
   }
