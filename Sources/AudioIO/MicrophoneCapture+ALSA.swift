@@ -168,7 +168,12 @@ extension MicrophoneCapture {
     /// Plays `buffer` through the playback device `device`, blocking until it has been played
     /// or `shouldStop` says to stop (checked between periods). ALSA converts the rate and
     /// channels to what the device takes.
-    static func play(_ buffer: AudioBuffer, on device: String, shouldStop: () -> Bool) throws(AudioIOError) {
+    ///
+    /// `played` is called after every period with how many of the buffer's frames the device has
+    /// played so far (those written less those still queued in the device), and once more at the end.
+    static func play(
+      _ buffer: AudioBuffer, on device: String, shouldStop: () -> Bool, played: (Int) -> Void = { _ in }
+    ) throws(AudioIOError) {
       prepare()
       var opened: OpaquePointer?
       var status = snd_pcm_open(&opened, device, SND_PCM_STREAM_PLAYBACK, 0)
@@ -181,6 +186,12 @@ extension MicrophoneCapture {
       guard status == 0 else { throw .playbackFailed(device: device, detail: describe(status)) }
       let chunk = max(Int(buffer.format.sampleRate) / 50, 1)
       var frame = 0
+      // Frames written less those the device still holds: what has come out of it.
+      func playedSoFar() -> Int {
+        var queued: snd_pcm_sframes_t = 0
+        guard snd_pcm_delay(pcm, &queued) == 0 else { return frame }
+        return frame - min(max(Int(queued), 0), frame)
+      }
       while frame < buffer.frameLength, !shouldStop() {
         let count = min(chunk, buffer.frameLength - frame)
         let written = buffer.samples.withUnsafeBufferPointer { samples in
@@ -192,8 +203,16 @@ extension MicrophoneCapture {
           continue
         }
         frame += Int(written)
+        played(playedSoFar())
       }
-      if shouldStop() { snd_pcm_drop(pcm) } else { snd_pcm_drain(pcm) }
+      if shouldStop() {
+        let heard = playedSoFar()
+        snd_pcm_drop(pcm)
+        played(heard)
+      } else {
+        snd_pcm_drain(pcm)
+        played(frame)
+      }
     }
 
     /// The capture devices ALSA's configuration names, the default input first.

@@ -114,7 +114,10 @@ struct AVFoundationShapeTests {
     #expect(engine.isRunning)
     let deadline = Date().addingTimeInterval(20)
     while delivered.frames < 16_000 * 11, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    let rendered = try #require(engine.inputNode.lastRenderTime, "the input node has delivered audio")
+    #expect(rendered.sampleTime > 0 && rendered.sampleRate == 16_000 && rendered.isHostTimeValid)
     engine.stop()
+    #expect(engine.inputNode.lastRenderTime == nil, "no render time once the engine is stopped")
     let stopped = delivered.calls
     try await Task.sleep(for: .milliseconds(200))
     #expect(delivered.calls == stopped, "no tap calls after stop() returned")
@@ -156,6 +159,63 @@ struct AVAudioPlayerNodeTests {
     engine.stop()
   }
 
+  @Test("lastRenderTime and playerTime(forNodeTime:) follow the frames played; stop restarts the player's timeline")
+  func renderAndPlayerTimes() async throws {
+    try MicrophoneCaptureTestDevices.clearSpeaker()
+    AVAudioEngine.outputDevice = MicrophoneCaptureTestDevices.speakerName
+    defer { AVAudioEngine.outputDevice = "default" }
+    let engine = AVAudioEngine()
+    let player = AVAudioPlayerNode()
+    let file = try AVAudioFile(forReading: Fixtures.jfk)
+    let rate = file.processingFormat.sampleRate
+    engine.attach(player)
+    engine.connect(player, to: engine.outputNode, format: file.processingFormat)
+    #expect(player.lastRenderTime == nil, "nothing has been played yet")
+    #expect(player.playerTime(forNodeTime: AVAudioTime(sampleTime: 0, atRate: rate)) == nil, "not playing")
+    #expect(player.currentTime == .zero)
+
+    let done = CompletionFlag()
+    player.scheduleFile(file, at: nil) { done.set(.dataPlayedBack) }
+    try engine.start()
+    player.play()
+    var seen: [Double] = []
+    let deadline = Date().addingTimeInterval(30)
+    while done.type == nil, Date() < deadline {
+      seen.append(player.currentTime.seconds)
+      try await Task.sleep(for: .milliseconds(2))
+    }
+    #expect(done.type != nil)
+    #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 <= $1 }, "the position only moves forward")
+    let nodeTime = try #require(player.lastRenderTime)
+    #expect(nodeTime.isSampleTimeValid && nodeTime.isHostTimeValid)
+    #expect(nodeTime.sampleRate == rate)
+    #expect(nodeTime.sampleTime == file.length, "every frame of the file was played")
+    let playerTime = try #require(player.playerTime(forNodeTime: nodeTime))
+    #expect(playerTime.sampleTime == file.length && playerTime.hostTime == nodeTime.hostTime)
+    #expect(abs(player.currentTime.seconds - Double(file.length) / rate) < 0.001)
+    let byHostTime = try #require(player.playerTime(forNodeTime: AVAudioTime(hostTime: nodeTime.hostTime)))
+    #expect(byHostTime.sampleTime == file.length, "a host time is placed against the last render")
+
+    // Stopped, the player has no time; played again, its timeline starts at zero while the node's goes on.
+    let finished = Date().addingTimeInterval(5)
+    while player.isPlaying, Date() < finished { try await Task.sleep(for: .milliseconds(5)) }
+    player.stop()
+    #expect(player.playerTime(forNodeTime: nodeTime) == nil)
+    let tail = try #require(AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: 1_600))
+    tail.frameLength = 1_600
+    let again = CompletionFlag()
+    player.scheduleBuffer(tail) { again.set(.dataPlayedBack) }
+    player.play()
+    while again.type == nil, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    let later = try #require(player.lastRenderTime)
+    #expect(later.sampleTime == file.length + 1_600)
+    #expect(player.playerTime(forNodeTime: later)?.sampleTime == 1_600)
+    #expect(player.playerTime(forNodeTime: nodeTime)?.sampleTime == 0, "where this play began")
+    let first = player.playerTime(forNodeTime: AVAudioTime(sampleTime: 0, atRate: rate))
+    #expect(first?.sampleTime == -file.length, "the first play began a file's length earlier")
+    engine.stop()
+  }
+
   @Test("an output device that does not exist is reported, and the completion handler still runs")
   func missingDevice() async throws {
     AVAudioEngine.outputDevice = "vn_no_such_speaker"
@@ -171,6 +231,17 @@ struct AVAudioPlayerNodeTests {
     #expect(done.type != nil)
     let message = (player.playbackError as? AudioIOError)?.errorDescription ?? ""
     #expect(message.contains("vn_no_such_speaker"), "\(message)")
+  }
+}
+
+extension AVAudioPlayerNode {
+  /// How far playback has got, read the way Apple's transcription sample reads it to highlight
+  /// the words being played.
+  fileprivate var currentTime: CMTime {
+    guard let nodeTime = lastRenderTime, let playerTime = playerTime(forNodeTime: nodeTime) else {
+      return .zero
+    }
+    return CMTime(seconds: Double(playerTime.sampleTime) / playerTime.sampleRate, preferredTimescale: 1_000)
   }
 }
 

@@ -49,6 +49,7 @@ public final class AVAudioInputNode: AVAudioNode, @unchecked Sendable {
   func engineDidStop() {
     lock.withLock {
       running = false
+      renderTime = nil
       stopCapture()
     }
   }
@@ -85,6 +86,7 @@ public final class AVAudioInputNode: AVAudioNode, @unchecked Sendable {
     lock.withLock {
       guard run == generation, running, let tap else { return false }
       let time = AVAudioTime(hostTime: AVAudioTime.now, sampleTime: position, atRate: chunk.format.sampleRate)
+      renderTime = time
       tap.block(AVAudioPCMBuffer(chunk), time)
       return true
     }

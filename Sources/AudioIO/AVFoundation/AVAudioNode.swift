@@ -44,6 +44,14 @@ open class AVAudioNode: @unchecked Sendable {
     tapDidChange()
   }
 
+  /// The time of the node's most recent render: nil until the node has produced audio (and, for
+  /// the input node, while the engine is stopped). ``AVAudioPlayerNode`` and ``AVAudioInputNode``
+  /// report it; other nodes carry no audio here and always answer nil.
+  open var lastRenderTime: AVAudioTime? { lock.withLock { renderTime } }
+
+  /// The time of the last audio the node delivered, set by the node that carries it.
+  var renderTime: AVAudioTime?
+
   /// The format of the audio leaving `bus`.
   open func outputFormat(forBus bus: AVAudioNodeBus) -> AVAudioFormat { .speechAnalysis }
 

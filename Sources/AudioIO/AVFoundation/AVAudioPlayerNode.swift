@@ -25,11 +25,30 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
     let completion: (() -> Void)?
   }
 
+  /// The last moment of the node's timeline that came out of the device.
+  private struct Render {
+    /// Seconds of audio the node has played since it was made.
+    var seconds: Double
+    /// The rate of the audio playing then.
+    var rate: Double
+    /// The host clock when the device reported it.
+    var hostTime: UInt64
+  }
+
   private struct State {
     var queue: [Item] = []
     var playing = false
     var stopRequested = false
     var error: (any Error)?
+    /// Seconds played through this node in all, its timeline (Apple's node time).
+    var renderedSeconds: Double = 0
+    var lastRender: Render?
+    /// Between ``play()`` and ``stop()`` or ``pause()``: when the player's timeline is defined.
+    var timelineRunning = false
+    /// Whether the next ``play()`` starts the player's timeline at zero (until the first play, and after a stop).
+    var timelineRestarts = true
+    /// The node time, in seconds, at which the player's timeline is zero.
+    var playerStartSeconds: Double = 0
   }
   private let state = Mutex(State())
 
@@ -68,9 +87,54 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
     enqueue(Item(audio: { audio }, completion: completionHandler))
   }
 
+  /// The time of the last audio the node played: its sample time counts the frames played
+  /// through this node in all (at the rate of the audio then playing), its host time is when the
+  /// device reported them. Nil until something has been played.
+  public override var lastRenderTime: AVAudioTime? {
+    state.withLock { state in
+      state.lastRender.map {
+        AVAudioTime(
+          hostTime: $0.hostTime, sampleTime: AVAudioFramePosition(($0.seconds * $0.rate).rounded()), atRate: $0.rate)
+      }
+    }
+  }
+
+  /// Converts `nodeTime` (such as ``lastRenderTime``) to the player's timeline, which starts at
+  /// zero when ``play()`` is called after the player was made or stopped, and does not advance
+  /// while paused. Nil when the player is not playing, as on Apple's platforms.
+  ///
+  /// A node time with only a host time is placed by the host clock relative to the last render.
+  public func playerTime(forNodeTime nodeTime: AVAudioTime) -> AVAudioTime? {
+    state.withLock { state -> AVAudioTime? in
+      guard state.timelineRunning else { return nil }
+      let seconds: Double
+      if nodeTime.isSampleTimeValid, nodeTime.sampleRate > 0 {
+        seconds = Double(nodeTime.sampleTime) / nodeTime.sampleRate
+      } else if nodeTime.isHostTimeValid, let last = state.lastRender {
+        seconds = last.seconds + (Double(nodeTime.hostTime) - Double(last.hostTime)) / 1e9
+      } else {
+        return nil
+      }
+      let rate = nodeTime.isSampleTimeValid && nodeTime.sampleRate > 0 ? nodeTime.sampleRate : state.lastRender?.rate
+      guard let rate else { return nil }
+      let sampleTime = AVAudioFramePosition(((seconds - state.playerStartSeconds) * rate).rounded())
+      if nodeTime.isHostTimeValid {
+        return AVAudioTime(hostTime: nodeTime.hostTime, sampleTime: sampleTime, atRate: rate)
+      }
+      guard let last = state.lastRender else { return AVAudioTime(sampleTime: sampleTime, atRate: rate) }
+      let host = Double(last.hostTime) + (seconds - last.seconds) * 1e9
+      return AVAudioTime(hostTime: UInt64(max(host, 0)), sampleTime: sampleTime, atRate: rate)
+    }
+  }
+
   /// Starts playing what is scheduled, and what is scheduled later, until ``stop()``.
   public func play() {
     let start = state.withLock { state -> Bool in
+      if !state.timelineRunning {
+        state.timelineRunning = true
+        if state.timelineRestarts { state.playerStartSeconds = state.renderedSeconds }
+        state.timelineRestarts = false
+      }
       guard !state.playing else { return false }
       state.playing = true
       state.stopRequested = false
@@ -84,14 +148,20 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
 
   /// Pauses; here the same as ``stop()``, except that what is scheduled stays scheduled.
   public func pause() {
-    state.withLock { $0.stopRequested = true }
+    state.withLock {
+      $0.stopRequested = true
+      $0.timelineRunning = false
+    }
   }
 
-  /// Stops playing and forgets what is scheduled.
+  /// Stops playing and forgets what is scheduled; the next ``play()`` starts the player's
+  /// timeline at zero again.
   public func stop() {
     state.withLock {
       $0.stopRequested = true
       $0.queue.removeAll()
+      $0.timelineRunning = false
+      $0.timelineRestarts = true
     }
   }
 
@@ -112,8 +182,18 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
       guard let next else { return }
       do {
         let audio = try next.audio()
+        let rate = audio.format.sampleRate
+        let start = state.withLock { $0.renderedSeconds }
         try MicrophoneCapture.ALSAPCM.play(audio, on: AVAudioEngine.outputDevice) {
           state.withLock { $0.stopRequested }
+        } played: { frames in
+          // The node's timeline advances by what the device has really played.
+          let now = AVAudioTime.now
+          state.withLock { state in
+            let seconds = max(state.renderedSeconds, start + Double(frames) / rate)
+            state.renderedSeconds = seconds
+            state.lastRender = Render(seconds: seconds, rate: rate, hostTime: now)
+          }
         }
       } catch {
         state.withLock { $0.error = error }
