@@ -35,6 +35,37 @@ struct AssetInventoryTests {
     #expect(text.lowercased().contains("ask not what your country can do for you"))
   }
 
+  @Test("progress is one Progress that advances while installing and is complete when the install returns")
+  @MainActor
+  func progressObject() async throws {
+    let folder = Fixtures.temporaryFolder("progress")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let request = try #require(
+      AssetInventory.assetInstallationRequest(for: .tinyEnglish, in: ModelDirectory(url: folder)))
+    // Held before installing, as Apple's sample holds it for its progress view.
+    let downloadProgress = request.progress
+    let reporting: any ProgressReporting = request
+    #expect(reporting.progress === downloadProgress && request.progress === downloadProgress)
+    #expect(downloadProgress.fractionCompleted == 0 && !downloadProgress.isFinished)
+
+    // What a progress view on the main actor sees while the install runs.
+    let sampler = Task { @MainActor in
+      var seen: [Double] = []
+      while !Task.isCancelled {
+        seen.append(downloadProgress.fractionCompleted)
+        try? await Task.sleep(for: .milliseconds(5))
+      }
+      return seen
+    }
+    try await request.downloadAndInstall()
+    #expect(downloadProgress.isFinished && downloadProgress.fractionCompleted == 1, "complete on return")
+    #expect(downloadProgress.completedUnitCount == downloadProgress.totalUnitCount)
+    sampler.cancel()
+    let seen = await sampler.value
+    #expect(seen.contains { $0 > 0 && $0 < 1 }, "it advanced in steps: \(Set(seen).sorted())")
+    #expect(seen == seen.sorted(), "and only forward")
+  }
+
   @Test("the 8-bit conversion is half the size and still transcribes word for word")
   func quantizedModel() async throws {
     let folder = Fixtures.temporaryFolder("q8")
