@@ -50,12 +50,14 @@ public actor SpeechAnalyzer {
     }
   }
 
-  /// The modules the analyzer drives.
-  public let modules: [any SpeechModule]
+  /// The modules the analyzer drives; ``setModules(_:)`` changes them.
+  public private(set) var modules: [any SpeechModule]
   private let options: Options?
   private var analysis: Task<CMTime?, any Error>?
-  /// The modules' analyses of live input, when the input is a sequence.
-  private var liveAnalyses: [any LiveModuleAnalysis] = []
+  /// The modules the running analysis hands audio to, with their analyses of live input.
+  private let running = AnalyzerModuleSet()
+  /// Whether the input is a sequence (live) rather than a file.
+  private var isLive = false
   private var isFinished = false
   private let abort = CancellationFlag()
   /// The longest stretch of an input file analysed at once, in 16 kHz samples.
@@ -156,6 +158,8 @@ public actor SpeechAnalyzer {
       ?? ModelDirectory.current.file(named: VoiceActivityDetector.modelFileName).path
     let abort = abort
     let fileWindowLimit = fileWindowLimit
+    let running = running
+    running.replace(with: modules.map { AnalyzerModuleSet.Entry(module: $0, live: nil) })
     let shouldAbort: @Sendable () -> Bool = { abort.isSet || Task.isCancelled }
     analysis = Task(priority: options?.priority) {
       let windows = RecordingWindows(
@@ -165,17 +169,18 @@ public actor SpeechAnalyzer {
         while let window = try await windows.next() {
           if shouldAbort() { throw SpeechTranscriptionError.cancelled }
           let offset = Double(window.start) / AudioFormat.speechAnalysis.sampleRate
-          for module in modules {
+          // The modules running now: setModules(_:) may have changed them since the last window.
+          for module in running.modules {
             try await module.analyze(window.audio, at: offset, shouldAbort: shouldAbort)
           }
           end = window.start + window.audio.frameLength
         }
       } catch {
-        for module in modules { module.finishResults(throwing: error) }
+        for module in running.modules { module.finishResults(throwing: error) }
         throw error
       }
       if finishAfterFile {
-        for module in modules { module.finishResults(throwing: nil) }
+        for module in running.modules { module.finishResults(throwing: nil) }
       }
       return CMTime(
         value: Int64(max(end, reader.framePosition)), timescale: Int32(AudioFormat.speechAnalysis.sampleRate))
@@ -231,10 +236,12 @@ public actor SpeechAnalyzer {
       finishModules(throwing: error)
       throw error
     }
-    liveAnalyses = analyses
+    running.replace(with: zip(modules, analyses).map { AnalyzerModuleSet.Entry(module: $0, live: $1) })
+    isLive = true
     let consumed = consumed
+    let running = running
     analysis = Task.detached(priority: options?.priority) {
-      var feed = LiveAnalysis(detector: detector, modules: analyses)
+      var feed = LiveAnalysis(detector: detector, modules: running)
       defer { consumed.state.withLock { $0.ended = true } }
       do {
         for try await input in inputSequence {
@@ -246,8 +253,8 @@ public actor SpeechAnalyzer {
         }
         return try await feed.finishInput()
       } catch {
-        for analysis in analyses { await analysis.cancel() }
-        for module in modules { module.finishResults(throwing: error) }
+        for analysis in running.liveAnalyses { await analysis.cancel() }
+        for module in running.modules { module.finishResults(throwing: error) }
         throw error
       }
     }
@@ -283,11 +290,64 @@ public actor SpeechAnalyzer {
   ///
   /// - Throws: ``CustomLanguageModelError`` when the strings cannot be made into a model.
   public func setContext(_ context: AnalysisContext) async throws {
-    let strings = context.contextualStrings.keys.sorted { $0.rawValue < $1.rawValue }.flatMap {
-      context.contextualStrings[$0] ?? []
-    }
+    let strings = Self.contextualStrings(of: context)
     for module in analyzableModules { try module.apply(contextualStrings: strings) }
     self.context = context
+  }
+
+  /// The contextual strings of every tag of `context`, in a stable order.
+  private static func contextualStrings(of context: AnalysisContext) -> [String] {
+    context.contextualStrings.keys.sorted { $0.rawValue < $1.rawValue }.flatMap {
+      context.contextualStrings[$0] ?? []
+    }
+  }
+
+  /// Replaces the modules with `newModules`; keep a module by including it again.
+  ///
+  /// Before the input starts, this only changes what will run. While the analysis runs, as with
+  /// Apple's analyzer, an added module analyses the audio that arrives from now on (never audio
+  /// already analysed) and a removed one stops: it publishes the final results of what it has
+  /// been given and its result stream ends. Added modules get the analyzer's context.
+  ///
+  /// - Throws: ``SpeechTranscriptionError`` when an added module cannot run (its model is not
+  ///   installed, say; nothing changes then) or the analyzer has finished.
+  public func setModules(_ newModules: [any SpeechModule]) async throws {
+    guard !isFinished else {
+      throw SpeechTranscriptionError.invalidState("setModules was called on an analyzer that has finished")
+    }
+    let old = analyzableModules
+    let new = newModules.compactMap { $0 as? any AnalyzableModule }
+    let added = new.filter { module in !old.contains { $0 === module } }
+    let removed = old.filter { module in !new.contains { $0 === module } }
+    let strings = Self.contextualStrings(of: context)
+    for module in added { try module.apply(contextualStrings: strings) }
+    guard analysis != nil else {
+      modules = newModules
+      return
+    }
+    for module in added { try module.checkReady() }
+    let abort = abort
+    var entries: [AnalyzerModuleSet.Entry] = []
+    for module in new {
+      if let entry = running.entry(for: module) {
+        entries.append(entry)
+      } else {
+        let live = isLive ? try module.makeLiveAnalysis(shouldAbort: { abort.isSet }) : nil
+        entries.append(AnalyzerModuleSet.Entry(module: module, live: live))
+      }
+    }
+    let leaving = removed.compactMap { running.entry(for: $0) }
+    running.replace(with: entries)
+    modules = newModules
+    for entry in leaving {
+      var failure: (any Error)?
+      do {
+        try await entry.live?.finish()
+      } catch {
+        failure = error
+      }
+      entry.module?.finishResults(throwing: failure)
+    }
   }
 
   /// Loads the modules' models now, so that analysis starts without that wait (as Apple's
@@ -322,7 +382,7 @@ public actor SpeechAnalyzer {
   /// has arrived, or until the sequence ends (then all of its input is finalized). For a file,
   /// returns once every module has published its results up to `time` (or the file is done).
   public func finalize(through time: CMTime?) async throws {
-    if liveAnalyses.isEmpty {
+    if !isLive {
       guard let time, let analysis else {
         _ = try await self.analysis?.value
         return
@@ -340,14 +400,16 @@ public actor SpeechAnalyzer {
       return
     }
     // Wait for the input through `time` to arrive (or the input to end), as Apple's analyzer
-    // finalizes audio it has consumed.
+    // finalizes audio it has consumed. The consumed seconds are a sum of buffer durations, so
+    // they are compared within half a sample (a sum of 0.1 s buffers falls just short of 5.5 s).
     if let time {
-      while consumed.state.withLock({ !$0.ended && $0.seconds < time.seconds }) {
+      let needed = time.seconds - 0.5 / Double(LiveAudio.sampleRate)
+      while consumed.state.withLock({ !$0.ended && $0.seconds < needed }) {
         try await Task.sleep(for: .milliseconds(10))
       }
     }
     let position = time.map { Int(($0.seconds * Double(LiveAudio.sampleRate)).rounded()) }
-    for live in liveAnalyses { try await live.finalize(through: position) }
+    for live in running.liveAnalyses { try await live.finalize(through: position) }
   }
 
   /// Waits for the input to end and be analysed, publishes the final results for everything still
@@ -362,7 +424,7 @@ public actor SpeechAnalyzer {
       finishModules(throwing: nil)
     }
     _ = try await analysis?.value
-    for live in liveAnalyses { try await live.finish() }
+    for live in running.liveAnalyses { try await live.finish() }
   }
 
   /// Publishes the final results through `time`, then stops and ends every module's result
@@ -375,7 +437,7 @@ public actor SpeechAnalyzer {
     try await finalize(through: time)
     abort.set()
     analysis?.cancel()
-    for live in liveAnalyses { await live.cancel() }
+    for live in running.liveAnalyses { await live.cancel() }
     _ = try? await analysis?.value
   }
 
@@ -384,7 +446,7 @@ public actor SpeechAnalyzer {
   public func cancelAndFinishNow() async {
     abort.set()
     analysis?.cancel()
-    for live in liveAnalyses { await live.cancel() }
+    for live in running.liveAnalyses { await live.cancel() }
     _ = try? await analysis?.value
     isFinished = true
     finishModules(throwing: nil)

@@ -74,7 +74,7 @@ struct StreamingPolicyTests {
     let live = LiveTranscription(
       context: context, language: "en", reportsVolatileResults: false, attributes: [], policy: policy,
       continuation: continuation, shouldAbort: { false }, onLanguage: { _ in })
-    var feed = LiveAnalysis(detector: detector, modules: [live])
+    var feed = LiveAnalysis(detector: detector, modules: AnalyzerModuleSet(liveAnalyses: [live]))
     let audio = try AudioFile(forReading: Fixtures.jfk).read(format: .speechAnalysis)
     for start in stride(from: 0, to: audio.frameLength, by: 1600) {
       try await feed.consume(AnalyzerInput(buffer: audio.frames(start..<(start + 1600))))

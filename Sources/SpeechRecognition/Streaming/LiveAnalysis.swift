@@ -2,7 +2,8 @@ import AudioIO
 
 /// The analyzer's side of live input: turns each ``AnalyzerInput`` into 16 kHz mono audio on one
 /// timeline, judges every 32 ms window with the voice-activity model once for all modules, and
-/// hands the audio to each module's ``LiveModuleAnalysis``.
+/// hands the audio to the ``LiveModuleAnalysis`` of each module running at that moment (modules
+/// may be added and removed while the input arrives, see ``SpeechAnalyzer/setModules(_:)``).
 ///
 /// Owned by the task that reads the input sequence; never shared.
 struct LiveAnalysis {
@@ -12,14 +13,14 @@ struct LiveAnalysis {
 
   private let timeline = AnalyzerInputTimeline()
   private let detector: VoiceActivityDetector
-  private let modules: [any LiveModuleAnalysis]
+  private let modules: AnalyzerModuleSet
   /// Samples waiting for a whole voice-activity window.
   private var held: [Float] = []
   /// Where `held` starts on the timeline.
   private var heldStart = 0
 
-  /// Creates the feed for `modules`, judging speech with `detector`.
-  init(detector: VoiceActivityDetector, modules: [any LiveModuleAnalysis]) {
+  /// Creates the feed for the modules of `modules`, judging speech with `detector`.
+  init(detector: VoiceActivityDetector, modules: AnalyzerModuleSet) {
     self.detector = detector
     self.modules = modules
   }
@@ -65,7 +66,7 @@ struct LiveAnalysis {
   private mutating func hand(_ samples: [Float]) async throws {
     let probabilities = try await detector.speechProbabilities(samples)
     let audio = LiveAudio(start: heldStart, samples: samples, speechProbabilities: probabilities)
-    for module in modules { await module.append(audio) }
+    for module in modules.liveAnalyses { await module.append(audio) }
     heldStart += samples.count
   }
 }

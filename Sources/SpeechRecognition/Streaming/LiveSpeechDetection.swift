@@ -15,6 +15,9 @@ actor LiveSpeechDetection: LiveModuleAnalysis {
   /// The end of the input so far.
   private var end = 0
   private var isDone = false
+  /// Whether any audio has arrived: a detector added while the input runs starts where its first
+  /// audio does, not at the start of the input.
+  private var hasInput = false
 
   /// Creates the analysis; results go to `continuation`, or nowhere when it is nil.
   init(
@@ -27,6 +30,11 @@ actor LiveSpeechDetection: LiveModuleAnalysis {
 
   func append(_ audio: LiveAudio) {
     guard !isDone, !audio.samples.isEmpty else { return }
+    if !hasInput {
+      hasInput = true
+      stretchStart = audio.start
+      end = audio.start
+    }
     if audio.start > end, let transition = tracker.interrupt(at: end) {
       // A gap in the input is silence.
       handle(transition)
