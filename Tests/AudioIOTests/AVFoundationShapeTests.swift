@@ -52,6 +52,41 @@ struct AVFoundationShapeTests {
     #expect(stereo.settings[AVNumberOfChannelsKey] as? Int == 2)
   }
 
+  @Test("AVAudioFile(forReading:commonFormat:interleaved:) reads floats, and refuses what buffers cannot hold")
+  func fileWithCommonFormat() throws {
+    // As Apple's sample code opens a file for analysis.
+    let file = try AVAudioFile(forReading: Fixtures.jfk, commonFormat: .pcmFormatFloat32, interleaved: false)
+    let commonFormat: AVAudioCommonFormat = file.processingFormat.commonFormat
+    #expect(commonFormat == .pcmFormatFloat32)
+    let buffer = try #require(
+      AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: AVAudioFrameCount(file.length)))
+    try file.read(into: buffer)
+    #expect(AVAudioFramePosition(buffer.frameLength) == file.length)
+    #expect(buffer.audioBuffer == (try AudioFile(forReading: Fixtures.jfk).read()))
+    // jfk.wav is mono, so interleaved and separate channels are the same layout.
+    #expect(throws: Never.self) {
+      try AVAudioFile(forReading: Fixtures.jfk, commonFormat: .pcmFormatFloat32, interleaved: true)
+    }
+    #expect(throws: AudioIOError.self) {
+      try AVAudioFile(forReading: Fixtures.jfk, commonFormat: .pcmFormatInt16, interleaved: false)
+    }
+
+    // A stereo file reads with its channels apart, and is refused interleaved.
+    let folder = Fixtures.temporaryFolder("common-format")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let url = folder.appendingPathComponent("stereo.wav")
+    let stereo = try #require(AVAudioFormat(standardFormatWithSampleRate: 16_000, channels: 2))
+    let writer = try AVAudioFile(forWriting: url, settings: stereo.settings)
+    try writer.write(
+      from: AVAudioPCMBuffer(AudioBuffer(format: stereo, samples: [Float](repeating: 0.25, count: 3_200))))
+    writer.close()
+    let separate = try AVAudioFile(forReading: url, commonFormat: .pcmFormatFloat32, interleaved: false)
+    #expect(separate.processingFormat.channelCount == 2 && separate.length == 1_600)
+    #expect(throws: AudioIOError.self) {
+      try AVAudioFile(forReading: url, commonFormat: .pcmFormatFloat32, interleaved: true)
+    }
+  }
+
   @Test("AVAudioConverter fills the output from the input block, keeps what does not fit, and ends the stream")
   func converter() throws {
     let input = AudioFormat(sampleRate: 48_000, channelCount: 2)

@@ -33,6 +33,28 @@ public final class AVAudioFile: @unchecked Sendable {
     processingFormat = file.fileFormat
   }
 
+  /// Opens the file at `url` for reading into buffers of `format`, as Apple's initializer does.
+  ///
+  /// Buffers here hold 32-bit floats, one array per channel, so `format` must be
+  /// `.pcmFormatFloat32`, and `interleaved` may be true only for a mono file (where both layouts
+  /// are the same); anything else throws rather than handing over samples in a layout the caller
+  /// did not ask for.
+  ///
+  /// - Throws: ``AudioIOError`` as ``init(forReading:)`` does, and `unsupportedFormat` for a
+  ///   sample encoding or layout this package's buffers cannot hold.
+  public convenience init(forReading url: URL, commonFormat format: AVAudioCommonFormat, interleaved: Bool) throws {
+    try self.init(forReading: url)
+    guard format == .pcmFormatFloat32 else {
+      throw AudioIOError.unsupportedFormat(
+        "\(url.lastPathComponent) can be read as 32-bit floats only (.pcmFormatFloat32), not \(format)")
+    }
+    guard !interleaved || processingFormat.channels == 1 else {
+      throw AudioIOError.unsupportedFormat(
+        "\(url.lastPathComponent) has \(processingFormat.channels) channels; buffers hold them separately"
+          + " (interleaved: false)")
+    }
+  }
+
   /// Creates (or replaces) a WAV file at `url` in the format `settings` describe: the sample
   /// rate and channel count, 32-bit float samples when `AVLinearPCMIsFloatKey` is true and
   /// 16-bit integers otherwise.

@@ -4,6 +4,9 @@
 
 /// `AVAudioFormat` on Apple's platforms: a sample rate and a channel count, samples as 32-bit floats.
 public typealias AVAudioFormat = AudioFormat
+/// The sample encodings AVFoundation names (`.pcmFormatFloat32`, `.pcmFormatInt16`, ...), under
+/// Apple's top-level name.
+public typealias AVAudioCommonFormat = AudioFormat.CommonFormat
 /// A count of audio frames, as AVFoundation types it.
 public typealias AVAudioFrameCount = UInt32
 /// A frame position in a stream or file, as AVFoundation types it.
