@@ -41,6 +41,12 @@ struct SpeechAnalyzerTests {
     // "country" is the last word, said in the final second of the clip.
     let last = try #require(results.last?.text.runs.compactMap(\.audioTimeRange).last)
     #expect(last.start.seconds > 9 && last.start.seconds < 11)
+    // The moment "country" is said finds its text, as playback highlighting looks it up.
+    let text = try #require(results.last?.text)
+    let playing = CMTimeRange(
+      start: last.start + CMTime(seconds: last.duration.seconds / 2, preferredTimescale: 1_000), duration: .zero)
+    let found = try #require(text.rangeOfAudioTimeRangeAttributes(intersecting: playing))
+    #expect(String(text[found].characters).lowercased().contains("country"))
   }
 
   @Test("speech after a long silence keeps its real time, not the time after silence removal")
