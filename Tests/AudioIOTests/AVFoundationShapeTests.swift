@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -19,10 +20,102 @@ struct AVFoundationShapeTests {
     #expect(channels[0][2] == 0.3 && channels[1][2] == -0.3)
     #expect(buffer.audioBuffer == source)
     #expect(buffer.append(source) == 1, "only one frame of room is left")
-    #expect(AudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 16_000, channels: 1, interleaved: false) == nil)
+    #expect(AudioFormat(commonFormat: .pcmFormatFloat64, sampleRate: 16_000, channels: 1, interleaved: false) == nil)
     #expect(
       AudioFormat(commonFormat: .pcmFormatFloat32, sampleRate: 16_000, channels: 1, interleaved: false)
         == .speechAnalysis)
+  }
+
+  @Test("buffers of 16- and 32-bit integers hold their samples, convert to floats and back unchanged")
+  func integerBuffers() throws {
+    let int16 = try #require(
+      AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 16_000, channels: 2, interleaved: false))
+    #expect(int16.commonFormat == .pcmFormatInt16)
+    #expect(int16 != AudioFormat(sampleRate: 16_000, channelCount: 2), "the encoding is part of the format")
+    #expect(
+      int16.settings[AVLinearPCMBitDepthKey] as? Int == 16 && int16.settings[AVLinearPCMIsFloatKey] as? Bool == false)
+    let buffer = try #require(AVAudioPCMBuffer(pcmFormat: int16, frameCapacity: 8))
+    #expect(buffer.floatChannelData == nil && buffer.int32ChannelData == nil)
+    let channels = try #require(buffer.int16ChannelData)
+    let floats = AudioBuffer(
+      format: AudioFormat(sampleRate: 16_000, channelCount: 2), samples: [0.5, -0.5, 1, -1, 0.25, 0.000_1])
+    #expect(buffer.append(floats) == 3)
+    #expect(channels[0][0] == 16_384 && channels[1][0] == -16_384)
+    #expect(channels[0][1] == 32_767 && channels[1][1] == -32_768, "1.0 clips to the largest sample")
+    #expect(channels[1][2] == 3)
+    channels[0][2] = -12_345
+    let back = buffer.audioBuffer
+    #expect(back.format == AudioFormat(sampleRate: 16_000, channelCount: 2))
+    #expect(back.samples[4] == Float(-12_345) / 32_768)
+    let again = AVAudioPCMBuffer(back, format: int16)
+    #expect(again.int16ChannelData?[0][2] == -12_345, "integers read back unchanged")
+
+    let int32 = try #require(
+      AVAudioFormat(commonFormat: .pcmFormatInt32, sampleRate: 8_000, channels: 1, interleaved: false))
+    let wide = try #require(AVAudioPCMBuffer(pcmFormat: int32, frameCapacity: 2))
+    wide.append(AudioBuffer(format: AudioFormat(sampleRate: 8_000, channelCount: 1), samples: [0.5, -1]))
+    #expect(wide.int32ChannelData?[0][0] == 1 << 30 && wide.int32ChannelData?[0][1] == Int32.min)
+  }
+
+  @Test("a converter writes 16-bit integers from floats, as tutorials ask for 16 kHz Int16 audio")
+  func convertToInt16() throws {
+    let speech = try AudioFile(forReading: Fixtures.jfk).read(format: AudioFormat(sampleRate: 44_100, channelCount: 2))
+    let input = AVAudioPCMBuffer(speech)
+    let target = try #require(
+      AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 16_000, channels: 1, interleaved: true))
+    let converter = try #require(AVAudioConverter(from: input.format, to: target))
+    let output = try #require(
+      AVAudioPCMBuffer(pcmFormat: target, frameCapacity: AVAudioFrameCount(speech.duration * 16_000) + 1_024))
+    var given = false
+    var error: NSError?
+    let status = converter.convert(to: output, error: &error) { _, state in
+      state.pointee = given ? .endOfStream : .haveData
+      defer { given = true }
+      return given ? nil : input
+    }
+    #expect(error == nil)
+    #expect(status == .haveData || status == .endOfStream)
+    let samples = try #require(output.int16ChannelData)[0]
+    #expect(abs(Double(output.frameLength) / 16_000 - speech.duration) < 0.05)
+    let loudest = (0..<Int(output.frameLength)).map { abs(Int(samples[$0])) }.max() ?? 0
+    #expect(loudest > 3_000, "speech, not silence: the loudest sample is \(loudest)")
+
+    let floatTarget = AudioFormat(sampleRate: 16_000, channelCount: 1)
+    let floats = try AudioConverter(from: speech.format, to: floatTarget).convert(speech).samples
+    let worst = zip(output.audioBuffer.samples, floats).map { abs($0 - $1) }.max() ?? 1
+    #expect(worst <= 1 / 32_768 + 1e-6, "the same audio as a float conversion, to the last bit of 16: \(worst)")
+  }
+
+  @Test("a file read as 16-bit integers gives its samples; a buffer of them writes a 16-bit file")
+  func int16Files() throws {
+    let file = try AVAudioFile(forReading: Fixtures.jfk, commonFormat: .pcmFormatInt16, interleaved: false)
+    #expect(file.processingFormat.commonFormat == .pcmFormatInt16)
+    let buffer = try #require(
+      AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: AVAudioFrameCount(file.length)))
+    try file.read(into: buffer)
+    #expect(AVAudioFramePosition(buffer.frameLength) == file.length)
+    let reference = try AudioFile(forReading: Fixtures.jfk).read()
+    let samples = try #require(buffer.int16ChannelData)[0]
+    let exact = (0..<Int(buffer.frameLength)).allSatisfy { Float(samples[$0]) / 32_768 == reference.samples[$0] }
+    #expect(exact, "jfk.wav holds 16-bit samples: each reads back as it is stored")
+
+    let folder = Fixtures.temporaryFolder("int16-file")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let url = folder.appendingPathComponent("copy.wav")
+    let settings: [String: Any] = [
+      AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 16_000, AVNumberOfChannelsKey: 1,
+      AVLinearPCMBitDepthKey: 16, AVLinearPCMIsFloatKey: false,
+    ]
+    let copy = try AVAudioFile(forWriting: url, settings: settings, commonFormat: .pcmFormatInt16, interleaved: false)
+    #expect(copy.processingFormat == file.processingFormat)
+    try copy.write(from: buffer)
+    let written = try AudioFile(forReading: url).read()
+    #expect(written.frameLength == reference.frameLength)
+    let difference = zip(written.samples, reference.samples).map { abs($0 - $1) }.max() ?? 1
+    #expect(difference <= 1 / 32_768 + 1e-6, "the 16-bit copy holds the same samples, to the last bit: \(difference)")
+    #expect(throws: AudioIOError.self) {
+      try AVAudioFile(forReading: Fixtures.jfk, commonFormat: .pcmFormatFloat64, interleaved: false)
+    }
   }
 
   @Test("AVAudioFormat's standard format is failable and counts channels in AVAudioChannelCount, as Apple's")
@@ -68,7 +161,7 @@ struct AVFoundationShapeTests {
       try AVAudioFile(forReading: Fixtures.jfk, commonFormat: .pcmFormatFloat32, interleaved: true)
     }
     #expect(throws: AudioIOError.self) {
-      try AVAudioFile(forReading: Fixtures.jfk, commonFormat: .pcmFormatInt16, interleaved: false)
+      try AVAudioFile(forReading: Fixtures.jfk, commonFormat: .otherFormat, interleaved: false)
     }
 
     // A stereo file reads with its channels apart, and is refused interleaved.
@@ -160,6 +253,31 @@ struct AVFoundationShapeTests {
     #expect(delivered.frames >= 16_000 * 11)
     #expect(delivered.sizes.dropLast().allSatisfy { $0 == 1_600 }, "\(Set(delivered.sizes))")
     #expect(delivered.positionsAreContiguous)
+  }
+
+  @Test("a tap that asks for 16-bit integers gets the device's audio as 16-bit integers")
+  func int16Tap() async throws {
+    let device = MicrophoneCaptureTestDevices.speech44k
+    let played = try MicrophoneCaptureTestDevices.play(device.buffer)
+    AVAudioEngine.inputDevice = played
+    defer { AVAudioEngine.inputDevice = .default }
+    let engine = AVAudioEngine()
+    let format = try #require(
+      AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 16_000, channels: 1, interleaved: true))
+    let delivered = TapLog()
+    let loudest = Mutex<Int>(0)
+    engine.inputNode.installTap(onBus: 0, bufferSize: 1_600, format: format) { buffer, time in
+      guard let samples = buffer.int16ChannelData?[0], buffer.format == format else { return }
+      let peak = (0..<Int(buffer.frameLength)).map { abs(Int(samples[$0])) }.max() ?? 0
+      loudest.withLock { $0 = max($0, peak) }
+      delivered.add(frames: Int(buffer.frameLength), at: time.sampleTime)
+    }
+    try engine.start()
+    let deadline = Date().addingTimeInterval(20)
+    while delivered.frames < 16_000 * 3, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    engine.stop()
+    #expect(delivered.frames >= 16_000 * 3, "every buffer was 16-bit: \(delivered.frames) frames")
+    #expect(loudest.withLock { $0 } > 1_000, "speech, not silence")
   }
 }
 

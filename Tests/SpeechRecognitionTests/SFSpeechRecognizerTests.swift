@@ -36,6 +36,26 @@ struct SFSpeechRecognizerTests {
     #expect(task.error == nil)
   }
 
+  @Test("a request fed 16-bit integer buffers, read from a file as tutorials do, transcribes the same")
+  func int16Request() async throws {
+    let file = try AVAudioFile(forReading: Fixtures.jfk, commonFormat: .pcmFormatInt16, interleaved: false)
+    let request = SFSpeechAudioBufferRecognitionRequest()
+    request.addsPunctuation = true
+    let log = RecognitionLog()
+    _ = try recognizer().recognitionTask(with: request) { result, error in log.add(result, error) }
+    while file.framePosition < file.length {
+      let buffer = try #require(AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: 8_000))
+      try file.read(into: buffer)
+      #expect(buffer.int16ChannelData != nil)
+      request.append(buffer)
+    }
+    request.endAudio()
+    let final = try await log.final(within: 60)
+    #expect(
+      WordErrorRate(reference: Fixtures.jfkText, hypothesis: final.bestTranscription.formattedString).edits == 0,
+      "\(final.bestTranscription.formattedString)")
+  }
+
   @Test("finish() stops taking audio and delivers the final result for what was appended")
   func finishing() async throws {
     let speech = try AudioFile(forReading: Fixtures.jfk).read()

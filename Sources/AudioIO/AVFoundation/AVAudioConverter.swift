@@ -3,8 +3,9 @@ import Foundation
 /// Converts audio between rates and channel layouts with AVFoundation's shape: the output buffer
 /// is filled from an input block that hands over buffers as the converter asks for them.
 ///
-/// The work is done by ``AudioConverter`` (FFmpeg's resampler). Differences on Linux: formats
-/// are always 32-bit float (see ``AudioFormat``); ``primeMethod`` and
+/// The work is done by ``AudioConverter`` (FFmpeg's resampler) on floats; buffers of 16- or
+/// 32-bit integers are converted to and from floats at the edges. Differences on Linux:
+/// ``primeMethod`` and
 /// ``sampleRateConverterQuality`` are kept but do not change the result, since the resampler
 /// primes itself so that a stream converted piece by piece matches one converted whole.
 public final class AVAudioConverter: @unchecked Sendable {
@@ -59,17 +60,21 @@ public final class AVAudioConverter: @unchecked Sendable {
   /// A converter from `inputFormat` to `outputFormat`, or nil when the formats cannot be
   /// converted (a channel count FFmpeg has no layout for).
   public init?(from inputFormat: AVAudioFormat, to outputFormat: AVAudioFormat) {
-    guard let converter = try? AudioConverter(from: inputFormat, to: outputFormat) else { return nil }
+    guard let converter = try? AudioConverter(from: inputFormat.floatFormat, to: outputFormat.floatFormat) else {
+      return nil
+    }
     self.inputFormat = inputFormat
     self.outputFormat = outputFormat
     self.converter = converter
-    pending = AudioBuffer(format: outputFormat)
+    pending = AudioBuffer(format: outputFormat.floatFormat)
   }
 
   /// Forgets the stream so far, so the converter can start another one.
   public func reset() {
-    if let fresh = try? AudioConverter(from: inputFormat, to: outputFormat) { converter = fresh }
-    pending = AudioBuffer(format: outputFormat)
+    if let fresh = try? AudioConverter(from: inputFormat.floatFormat, to: outputFormat.floatFormat) {
+      converter = fresh
+    }
+    pending = AudioBuffer(format: outputFormat.floatFormat)
     ended = false
   }
 

@@ -8,13 +8,14 @@ import Foundation
 /// (``AudioFormat/settings``: rate, channels, and 16-bit integer or 32-bit float samples) and
 /// keeps its header right after every write, so a file cut short by a crash still plays.
 /// Differences on Linux: only WAV is written, whatever the settings' format ID or the URL's
-/// extension; buffers always hold floats.
+/// extension; buffers hold 32-bit floats unless a common format of integers is asked for.
 public final class AVAudioFile: @unchecked Sendable {
   /// Where the file is.
   public let url: URL
   /// The format stored in the file.
   public let fileFormat: AVAudioFormat
-  /// The format of the buffers read from or written to the file: the file's rate and channels.
+  /// The format of the buffers read from or written to the file: the file's rate and channels,
+  /// as 32-bit floats unless the file was opened with another common format.
   public let processingFormat: AVAudioFormat
   private let reader: AudioFile?
   private let writer: WAVWriter?
@@ -33,26 +34,33 @@ public final class AVAudioFile: @unchecked Sendable {
     processingFormat = file.fileFormat
   }
 
-  /// Opens the file at `url` for reading into buffers of `format`, as Apple's initializer does.
+  /// Opens the file at `url` for reading into buffers of `format`: 32-bit floats, or 16- or 32-bit
+  /// integers converted from the decoded audio. Buffers hold each channel separately, as they do
+  /// for `interleaved: false`; `interleaved: true` is accepted for a mono file, where both
+  /// layouts are the same.
   ///
-  /// Buffers here hold 32-bit floats, one array per channel, so `format` must be
-  /// `.pcmFormatFloat32`, and `interleaved` may be true only for a mono file (where both layouts
-  /// are the same); anything else throws rather than handing over samples in a layout the caller
-  /// did not ask for.
-  ///
-  /// - Throws: ``AudioIOError`` as ``init(forReading:)`` does, and `unsupportedFormat` for a
-  ///   sample encoding or layout this package's buffers cannot hold.
-  public convenience init(forReading url: URL, commonFormat format: AVAudioCommonFormat, interleaved: Bool) throws {
-    try self.init(forReading: url)
-    guard format == .pcmFormatFloat32 else {
+  /// - Throws: ``AudioIOError`` as ``init(forReading:)`` does, and `unsupportedFormat` for an
+  ///   encoding buffers cannot hold or an interleaved layout of several channels.
+  public init(forReading url: URL, commonFormat format: AVAudioCommonFormat, interleaved: Bool) throws {
+    let file = try AudioFile(forReading: url)
+    let rate = file.fileFormat.sampleRate
+    let channels = file.fileFormat.channels
+    guard
+      let processing = AVAudioFormat(
+        commonFormat: format, sampleRate: rate, channels: AVAudioChannelCount(channels), interleaved: interleaved)
+    else {
       throw AudioIOError.unsupportedFormat(
-        "\(url.lastPathComponent) can be read as 32-bit floats only (.pcmFormatFloat32), not \(format)")
+        "\(url.lastPathComponent) can be read as .pcmFormatFloat32, .pcmFormatInt16 or .pcmFormatInt32, not \(format)")
     }
-    guard !interleaved || processingFormat.channels == 1 else {
+    guard !interleaved || channels == 1 else {
       throw AudioIOError.unsupportedFormat(
-        "\(url.lastPathComponent) has \(processingFormat.channels) channels; buffers hold them separately"
-          + " (interleaved: false)")
+        "\(url.lastPathComponent) has \(channels) channels; buffers hold them separately (interleaved: false)")
     }
+    self.url = url
+    reader = file
+    writer = nil
+    fileFormat = file.fileFormat
+    processingFormat = processing
   }
 
   /// Creates (or replaces) a WAV file at `url` in the format `settings` describe: the sample
@@ -61,7 +69,12 @@ public final class AVAudioFile: @unchecked Sendable {
   ///
   /// - Throws: ``AudioIOError`` when the settings lack a positive rate or channel count, or the
   ///   file cannot be created.
-  public init(forWriting url: URL, settings: [String: Any]) throws {
+  public convenience init(forWriting url: URL, settings: [String: Any]) throws {
+    try self.init(forWriting: url, settings: settings, processing: .pcmFormatFloat32)
+  }
+
+  /// Creates the file as ``init(forWriting:settings:)`` describes, for buffers of `processing`.
+  private init(forWriting url: URL, settings: [String: Any], processing: AVAudioCommonFormat) throws {
     let rate = (settings[AVSampleRateKey] as? Double) ?? (settings[AVSampleRateKey] as? Int).map(Double.init) ?? 0
     let channels = (settings[AVNumberOfChannelsKey] as? Int) ?? 0
     guard rate > 0, channels > 0 else {
@@ -73,16 +86,20 @@ public final class AVAudioFile: @unchecked Sendable {
     writer = try WAVWriter(url: url, format: format, encoding: float ? .float32 : .int16)
     reader = nil
     self.url = url
-    fileFormat = format
-    processingFormat = format
+    fileFormat = AudioFormat(
+      sampleRate: rate, channelCount: channels, commonFormat: float ? .pcmFormatFloat32 : .pcmFormatInt16)
+    processingFormat = AudioFormat(sampleRate: rate, channelCount: channels, commonFormat: processing)
   }
 
-  /// Creates a WAV file as ``init(forWriting:settings:)`` does; `format` and `interleaved` are
-  /// accepted for compatibility (buffers here always hold floats).
+  /// Creates a WAV file as ``init(forWriting:settings:)`` does, written from buffers of `format`
+  /// (32-bit floats, 16- or 32-bit integers; others are written from floats); `interleaved` is
+  /// accepted for compatibility, buffers holding each channel separately.
   public convenience init(
     forWriting url: URL, settings: [String: Any], commonFormat format: AudioFormat.CommonFormat, interleaved: Bool
   ) throws {
-    try self.init(forWriting: url, settings: settings)
+    let supported: Set<AVAudioCommonFormat> = [.pcmFormatFloat32, .pcmFormatInt16, .pcmFormatInt32]
+    try self.init(
+      forWriting: url, settings: settings, processing: supported.contains(format) ? format : .pcmFormatFloat32)
   }
 
   /// The file's length in frames: as declared when reading, as written so far when writing.
@@ -118,7 +135,7 @@ public final class AVAudioFile: @unchecked Sendable {
     guard buffer.format == processingFormat else {
       throw AudioIOError.unsupportedFormat("read into a \(processingFormat) buffer, not \(buffer.format)")
     }
-    if decoded == nil { decoded = try reader.read(format: processingFormat) }
+    if decoded == nil { decoded = try reader.read(format: processingFormat.floatFormat) }
     guard let decoded else { return }
     let start = Int(min(position, AVAudioFramePosition(decoded.frameLength)))
     let end = min(start + Int(min(frames, buffer.frameCapacity)), decoded.frameLength)

@@ -58,13 +58,14 @@ public final class AVAudioInputNode: AVAudioNode, @unchecked Sendable {
   private func startCapture() throws(MicrophoneError) {
     guard let tap, capture == nil else { return }
     let format = tap.format ?? outputFormat(forBus: 0)
-    let microphone = try MicrophoneCapture(device: AVAudioEngine.inputDevice, outputFormat: format)
+    // Captured as floats; a tap that asked for integers gets them converted.
+    let microphone = try MicrophoneCapture(device: AVAudioEngine.inputDevice, outputFormat: format.floatFormat)
     let stream = try microphone.start()
     capture = microphone
     generation += 1
     let current = generation
     delivery = Task.detached { [weak self] in
-      var grouped = AudioBuffer(format: format)
+      var grouped = AudioBuffer(format: format.floatFormat)
       var position: AVAudioFramePosition = 0
       do {
         for try await buffer in stream {
@@ -72,22 +73,25 @@ public final class AVAudioInputNode: AVAudioNode, @unchecked Sendable {
           while grouped.frameLength >= Int(tap.bufferSize) {
             let chunk = grouped.frames(0..<Int(tap.bufferSize))
             grouped = grouped.frames(Int(tap.bufferSize)..<grouped.frameLength)
-            guard self?.deliver(chunk, at: position, generation: current) == true else { return }
+            guard self?.deliver(chunk, as: format, at: position, generation: current) == true else { return }
             position += AVAudioFramePosition(chunk.frameLength)
           }
         }
       } catch {}
-      if grouped.frameLength > 0 { _ = self?.deliver(grouped, at: position, generation: current) }
+      if grouped.frameLength > 0 { _ = self?.deliver(grouped, as: format, at: position, generation: current) }
     }
   }
 
-  /// Hands `chunk` to the tap unless the run it belongs to has ended; false once it has.
-  private func deliver(_ chunk: AudioBuffer, at position: AVAudioFramePosition, generation run: Int) -> Bool {
+  /// Hands `chunk` to the tap as a buffer of `format` unless the run it belongs to has ended;
+  /// false once it has.
+  private func deliver(
+    _ chunk: AudioBuffer, as format: AVAudioFormat, at position: AVAudioFramePosition, generation run: Int
+  ) -> Bool {
     lock.withLock {
       guard run == generation, running, let tap else { return false }
       let time = AVAudioTime(hostTime: AVAudioTime.now, sampleTime: position, atRate: chunk.format.sampleRate)
       renderTime = time
-      tap.block(AVAudioPCMBuffer(chunk), time)
+      tap.block(AVAudioPCMBuffer(chunk, format: format), time)
       return true
     }
   }

@@ -1,10 +1,11 @@
 /// AVAudioFormat's initializers and properties, for code written against AVFoundation.
 extension AudioFormat {
-  /// The sample encodings AVFoundation names; this package holds every buffer as 32-bit floats.
+  /// The sample encodings AVFoundation names. `AVAudioPCMBuffer` holds 32-bit floats, 16-bit or
+  /// 32-bit integers; the rest of this package works on floats.
   public enum CommonFormat: Int, Sendable {
     /// Not a PCM format AVFoundation knows.
     case otherFormat = 0
-    /// 32-bit floating point: the only encoding buffers here use.
+    /// 32-bit floating point: what decoding, capture and analysis use.
     case pcmFormatFloat32 = 1
     /// 64-bit floating point.
     case pcmFormatFloat64 = 2
@@ -23,25 +24,25 @@ extension AudioFormat {
     self.init(sampleRate: sampleRate, channelCount: Int(channels))
   }
 
-  /// A format with the given sample encoding; nil unless it is `.pcmFormatFloat32` (on Linux every
-  /// buffer holds floats: convert integer audio when you read or write it), or when the rate or
-  /// channel count is not positive.
+  /// A format with the given sample encoding: 32-bit floats, 16-bit or 32-bit integers (a buffer
+  /// of it holds those, non-interleaved; `interleaved` is accepted and its buffers are still
+  /// per channel). Nil for 64-bit floats and other encodings, or when the rate or channel count is
+  /// not positive.
   public init?(
     commonFormat format: CommonFormat, sampleRate: Double, channels: AVAudioChannelCount, interleaved: Bool
   ) {
-    guard format == .pcmFormatFloat32, sampleRate > 0, channels > 0 else { return nil }
-    self.init(sampleRate: sampleRate, channelCount: Int(channels))
+    let supported: Set<CommonFormat> = [.pcmFormatFloat32, .pcmFormatInt16, .pcmFormatInt32]
+    guard supported.contains(format), sampleRate > 0, channels > 0 else { return nil }
+    self.init(sampleRate: sampleRate, channelCount: Int(channels), commonFormat: format)
   }
 
-  /// The sample encoding: always `.pcmFormatFloat32` here.
-  public var commonFormat: CommonFormat { .pcmFormatFloat32 }
-
-  /// AVFoundation's settings dictionary for this format (linear PCM, 32-bit float), as
+  /// AVFoundation's settings dictionary for this format (linear PCM of its sample encoding), as
   /// `AVAudioFile(forWriting:settings:)` and recorders take it.
   public var settings: [String: any Sendable] {
     [
       AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: sampleRate, AVNumberOfChannelsKey: channels,
-      AVLinearPCMBitDepthKey: 32, AVLinearPCMIsFloatKey: true,
+      AVLinearPCMBitDepthKey: commonFormat == .pcmFormatInt16 ? 16 : 32,
+      AVLinearPCMIsFloatKey: commonFormat == .pcmFormatFloat32,
     ]
   }
 }
