@@ -284,16 +284,23 @@ struct AVFoundationShapeTests {
 /// Playback through a player node, heard on the test speaker.
 @Suite("AVAudioPlayerNode", .serialized)
 struct AVAudioPlayerNodeTests {
-  @Test("a scheduled file plays through the output device, then its completion handler runs")
-  func playsAFile() async throws {
+  /// An engine whose player node plays on the cleared test speaker (the caller sets the output
+  /// device back), and jfk.wav opened to play.
+  private func playerOnTestSpeaker() throws -> (AVAudioEngine, AVAudioPlayerNode, AVAudioFile) {
     try MicrophoneCaptureTestDevices.clearSpeaker()
     AVAudioEngine.outputDevice = MicrophoneCaptureTestDevices.speakerName
-    defer { AVAudioEngine.outputDevice = "default" }
     let engine = AVAudioEngine()
     let player = AVAudioPlayerNode()
     let file = try AVAudioFile(forReading: Fixtures.jfk)
     engine.attach(player)
     engine.connect(player, to: engine.outputNode, format: file.processingFormat)
+    return (engine, player, file)
+  }
+
+  @Test("a scheduled file plays through the output device, then its completion handler runs")
+  func playsAFile() async throws {
+    defer { AVAudioEngine.outputDevice = "default" }
+    let (engine, player, file) = try playerOnTestSpeaker()
     let done = CompletionFlag()
     player.scheduleFile(file, at: nil, completionCallbackType: .dataPlayedBack) { type in done.set(type) }
     try engine.start()
@@ -314,15 +321,9 @@ struct AVAudioPlayerNodeTests {
 
   @Test("lastRenderTime and playerTime(forNodeTime:) follow the frames played; stop restarts the player's timeline")
   func renderAndPlayerTimes() async throws {
-    try MicrophoneCaptureTestDevices.clearSpeaker()
-    AVAudioEngine.outputDevice = MicrophoneCaptureTestDevices.speakerName
     defer { AVAudioEngine.outputDevice = "default" }
-    let engine = AVAudioEngine()
-    let player = AVAudioPlayerNode()
-    let file = try AVAudioFile(forReading: Fixtures.jfk)
+    let (engine, player, file) = try playerOnTestSpeaker()
     let rate = file.processingFormat.sampleRate
-    engine.attach(player)
-    engine.connect(player, to: engine.outputNode, format: file.processingFormat)
     #expect(player.lastRenderTime == nil, "nothing has been played yet")
     #expect(player.playerTime(forNodeTime: AVAudioTime(sampleTime: 0, atRate: rate)) == nil, "not playing")
     #expect(player.currentTime == .zero)
