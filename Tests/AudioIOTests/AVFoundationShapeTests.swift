@@ -279,6 +279,30 @@ struct AVFoundationShapeTests {
     #expect(delivered.frames >= 16_000 * 3, "every buffer was 16-bit: \(delivered.frames) frames")
     #expect(loudest.withLock { $0 } > 1_000, "speech, not silence")
   }
+
+  @Test("the audio session records categories, options and preferences as iOS code sets them")
+  func audioSession() throws {
+    let session = AVAudioSession.sharedInstance()
+    try session.setCategory(.playAndRecord, mode: .measurement, options: [.allowBluetoothA2DP, .defaultToSpeaker])
+    try session.setPreferredSampleRate(16_000)
+    try session.setPreferredIOBufferDuration(0.005)
+    try session.setActive(true, options: .notifyOthersOnDeactivation)
+    #expect(session.category == .playAndRecord && session.mode == .measurement)
+    #expect(session.categoryOptions.contains(.allowBluetoothA2DP) && !session.categoryOptions.contains(.allowAirPlay))
+    #expect(AVAudioSession.CategoryOptions.allowBluetoothHFP == .allowBluetooth)
+    #expect(session.preferredSampleRate == 16_000 && session.preferredIOBufferDuration == 0.005)
+    // Interruption handling as iOS apps write it; Linux never posts the notification.
+    let observer = NotificationCenter.default.addObserver(
+      forName: AVAudioSession.interruptionNotification, object: session, queue: nil
+    ) { notification in
+      let raw = notification.userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt
+      _ = raw.flatMap(AVAudioSession.InterruptionType.init(rawValue:))
+    }
+    NotificationCenter.default.removeObserver(observer)
+    #expect(AVAudioSession.InterruptionType(rawValue: 1) == .began)
+    try session.setActive(false)
+    #expect(!session.isActive)
+  }
 }
 
 /// Playback through a player node, heard on the test speaker.
@@ -317,6 +341,35 @@ struct AVAudioPlayerNodeTests {
     let difference = zip(heard.samples.prefix(count), original.samples.prefix(count)).map { abs($0 - $1) }.max() ?? 1
     #expect(difference < 0.01, "what was played is the file: largest difference \(difference)")
     engine.stop()
+  }
+
+  @Test("the main mixer's output volume and the player's volume scale what is played; 0 is silence")
+  func volumes() async throws {
+    defer { AVAudioEngine.outputDevice = "default" }
+    let (engine, player, file) = try playerOnTestSpeaker()
+    #expect(player.engine === engine && engine.mainMixerNode.engine === engine)
+    // As recording apps silence the mixer so the microphone is not played back.
+    engine.mainMixerNode.outputVolume = 0.5
+    player.volume = 0.5
+    let done = CompletionFlag()
+    player.scheduleFile(file, at: nil, completionCallbackType: .dataPlayedBack) { type in done.set(type) }
+    try engine.start()
+    player.play()
+    let deadline = Date().addingTimeInterval(30)
+    while done.type == nil, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    engine.stop()
+    let heard = try MicrophoneCaptureTestDevices.speakerOutput()
+    let original = try AudioFile(forReading: Fixtures.jfk).read()
+    let count = min(heard.frameLength, original.frameLength)
+    #expect(count > original.frameLength / 2)
+    let difference =
+      zip(heard.samples.prefix(count), original.samples.prefix(count)).map { abs($0 - 0.25 * $1) }.max() ?? 1
+    #expect(difference < 0.01, "played at a quarter of the file's level: largest difference \(difference)")
+
+    let stereo = AudioBuffer(format: AudioFormat(sampleRate: 16_000, channelCount: 2), samples: [0.8, 0.8, -0.4, -0.4])
+    let right = AVAudioPlayerNode.mixed(stereo, volume: 1, pan: 1).samples
+    #expect(right == [0, 0.8, 0, -0.4], "panned right: only the right channel")
+    #expect(AVAudioPlayerNode.mixed(stereo, volume: 0, pan: 0).samples.allSatisfy { $0 == 0 })
   }
 
   @Test("lastRenderTime and playerTime(forNodeTime:) follow the frames played; stop restarts the player's timeline")

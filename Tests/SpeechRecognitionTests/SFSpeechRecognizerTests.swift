@@ -32,6 +32,10 @@ struct SFSpeechRecognizerTests {
       WordErrorRate(reference: Fixtures.jfkText, hypothesis: final.bestTranscription.formattedString).edits == 0,
       "\(final.bestTranscription.formattedString)")
     #expect(log.partials > 0, "partial results while the audio came in")
+    let metadata = try #require(final.speechRecognitionMetadata, "the final result says how it was spoken")
+    #expect((100...250).contains(metadata.speakingRate), "\(metadata.speakingRate) words a minute")
+    #expect(metadata.speechStartTimestamp < 1 && (8...11).contains(metadata.speechDuration))
+    #expect(metadata.averagePauseDuration >= 0 && metadata.averagePauseDuration < 1)
     #expect(task.state == .completed)
     #expect(task.error == nil)
   }

@@ -41,13 +41,16 @@ public final class AVAudioEngine: @unchecked Sendable {
   public let inputNode = AVAudioInputNode()
   /// The speaker side (plays nothing on Linux).
   public let outputNode = AVAudioNode()
-  /// The mixer in front of the output (plays nothing on Linux).
-  public let mainMixerNode = AVAudioNode()
+  /// The mixer in front of the output: its ``AVAudioMixerNode/outputVolume`` scales what player
+  /// nodes attached to this engine play.
+  public let mainMixerNode = AVAudioMixerNode()
   private let state = Mutex(false)
   private let attached = Mutex<[AVAudioNode]>([])
 
   /// A stopped engine.
-  public init() {}
+  public init() {
+    for node in [inputNode, outputNode, mainMixerNode] { node.engine = self }
+  }
 
   /// Whether the engine has been started and not stopped since.
   public var isRunning: Bool { state.withLock { $0 } }
@@ -83,11 +86,13 @@ public final class AVAudioEngine: @unchecked Sendable {
   /// add it to on Linux.
   public func attach(_ node: AVAudioNode) {
     attached.withLock { nodes in if !nodes.contains(where: { $0 === node }) { nodes.append(node) } }
+    node.engine = self
   }
 
   /// Lets go of `node`.
   public func detach(_ node: AVAudioNode) {
     attached.withLock { $0.removeAll { $0 === node } }
+    if node.engine === self { node.engine = nil }
   }
 
   /// Accepted so code that builds a graph compiles; nodes are not connected on Linux.

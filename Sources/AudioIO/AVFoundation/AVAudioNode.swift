@@ -18,6 +18,13 @@ open class AVAudioNode: @unchecked Sendable {
 
   let lock = NSRecursiveLock()
   var tap: Tap?
+  private weak var attachedEngine: AVAudioEngine?
+
+  /// The engine the node is attached to, if any.
+  public internal(set) var engine: AVAudioEngine? {
+    get { lock.withLock { attachedEngine } }
+    set { lock.withLock { attachedEngine = newValue } }
+  }
 
   /// Creates a node; nodes are made by the engine.
   init() {}

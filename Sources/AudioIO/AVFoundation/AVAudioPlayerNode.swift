@@ -49,11 +49,38 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
     var timelineRestarts = true
     /// The node time, in seconds, at which the player's timeline is zero.
     var playerStartSeconds: Double = 0
+    var volume: Float = 1
+    var pan: Float = 0
   }
   private let state = Mutex(State())
 
   /// A player with nothing scheduled.
   public override init() {}
+
+  /// The player's volume, 0 (silent) to 1 (unchanged), applied with the engine's main mixer's
+  /// output volume when a scheduled file or buffer starts playing.
+  public var volume: Float {
+    get { state.withLock { $0.volume } }
+    set { state.withLock { $0.volume = min(max(newValue, 0), 1) } }
+  }
+
+  /// Where stereo audio sits, -1 (left only) to 1 (right only); 0 leaves both channels as they
+  /// are. Mono audio is not moved.
+  public var pan: Float {
+    get { state.withLock { $0.pan } }
+    set { state.withLock { $0.pan = min(max(newValue, -1), 1) } }
+  }
+
+  /// `audio` at `volume`, with its two channels weighted by `pan` when it is stereo.
+  static func mixed(_ audio: AudioBuffer, volume: Float, pan: Float) -> AudioBuffer {
+    guard volume != 1 || (pan != 0 && audio.format.channels == 2) else { return audio }
+    var mixed = audio
+    let channels = audio.format.channels
+    let gains: [Float] =
+      channels == 2 ? [volume * min(1, 1 - pan), volume * min(1, 1 + pan)] : Array(repeating: volume, count: channels)
+    for index in mixed.samples.indices { mixed.samples[index] *= gains[index % channels] }
+    return mixed
+  }
 
   /// Whether ``play()`` was called and the player has not been stopped or run out of audio.
   public var isPlaying: Bool { state.withLock { $0.playing } }
@@ -181,7 +208,9 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
       }
       guard let next else { return }
       do {
-        let audio = try next.audio()
+        let (volume, pan) = state.withLock { ($0.volume, $0.pan) }
+        let audio = Self.mixed(
+          try next.audio(), volume: volume * (engine?.mainMixerNode.outputVolume ?? 1), pan: pan)
         let rate = audio.format.sampleRate
         let start = state.withLock { $0.renderedSeconds }
         try MicrophoneCapture.ALSAPCM.play(audio, on: AVAudioEngine.outputDevice) {

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The app's audio session, as iOS has it: a category, a mode and options that tell the system
@@ -61,7 +62,45 @@ public final class AVAudioSession: @unchecked Sendable {
     public static let allowBluetooth = CategoryOptions(rawValue: 0x4)
     /// Route output to the speaker rather than the receiver.
     public static let defaultToSpeaker = CategoryOptions(rawValue: 0x8)
+    /// Interrupt other apps' spoken audio (podcasts, books) and mix with the rest.
+    public static let interruptSpokenAudioAndMixWithOthers = CategoryOptions(rawValue: 0x11)
+    /// Allow Bluetooth devices that play high-quality audio (A2DP).
+    public static let allowBluetoothA2DP = CategoryOptions(rawValue: 0x20)
+    /// Allow AirPlay devices.
+    public static let allowAirPlay = CategoryOptions(rawValue: 0x40)
+    /// Keep recording when the device's microphone is muted by hardware.
+    public static let overrideMutedMicrophoneInterruption = CategoryOptions(rawValue: 0x80)
+    /// Allow Bluetooth hands-free devices: the 26 name of ``allowBluetooth``.
+    public static let allowBluetoothHFP = allowBluetooth
   }
+
+  /// Whether an interruption (a call, an alarm) began or ended.
+  public enum InterruptionType: UInt, Sendable {
+    /// The system took audio away from the app.
+    case began = 1
+    /// The interruption is over.
+    case ended = 0
+  }
+
+  /// What an ended interruption suggests.
+  public struct InterruptionOptions: OptionSet, Hashable, Sendable {
+    /// The options' bits, as iOS numbers them.
+    public let rawValue: UInt
+    /// Creates options from their bits.
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    /// The app may resume playing or recording.
+    public static let shouldResume = InterruptionOptions(rawValue: 1)
+  }
+
+  /// Posted when another app or the system interrupts the session's audio. Linux has no such
+  /// interruptions, so it is never posted; observers compile and wait.
+  public static let interruptionNotification = Notification.Name("AVAudioSessionInterruptionNotification")
+  /// Posted when an input or output device comes or goes (never posted on Linux; see
+  /// ``interruptionNotification``).
+  public static let routeChangeNotification = Notification.Name("AVAudioSessionRouteChangeNotification")
+  /// Posted when the system's media services restart (never posted on Linux).
+  public static let mediaServicesWereResetNotification = Notification.Name(
+    "AVAudioSessionMediaServicesWereResetNotification")
 
   /// Options for activating and deactivating the session.
   public struct SetActiveOptions: OptionSet, Hashable, Sendable {
@@ -92,6 +131,8 @@ public final class AVAudioSession: @unchecked Sendable {
     var mode = Mode.default
     var options: CategoryOptions = []
     var active = false
+    var preferredSampleRate: Double = 0
+    var preferredIOBufferDuration: TimeInterval = 0
   }
   private let settings = Mutex(Settings())
 
@@ -141,6 +182,24 @@ public final class AVAudioSession: @unchecked Sendable {
   public func setActive(_ active: Bool, options: SetActiveOptions = []) throws {
     settings.withLock { $0.active = active }
   }
+
+  /// Records the sample rate the app would like the hardware to run at (0 until set); capture
+  /// here converts to the rate each tap asks for, whatever the device's own.
+  public func setPreferredSampleRate(_ sampleRate: Double) throws {
+    settings.withLock { $0.preferredSampleRate = sampleRate }
+  }
+
+  /// The sample rate last preferred, or 0.
+  public var preferredSampleRate: Double { settings.withLock { $0.preferredSampleRate } }
+
+  /// Records the I/O buffer duration the app would like (0 until set); taps here get the buffer
+  /// size they ask for.
+  public func setPreferredIOBufferDuration(_ duration: TimeInterval) throws {
+    settings.withLock { $0.preferredIOBufferDuration = duration }
+  }
+
+  /// The I/O buffer duration last preferred, or 0.
+  public var preferredIOBufferDuration: TimeInterval { settings.withLock { $0.preferredIOBufferDuration } }
 
   /// Calls `response` with `true` at once: Linux has no per-app record permission.
   public func requestRecordPermission(_ response: @escaping @Sendable (Bool) -> Void) {

@@ -17,3 +17,13 @@ public typealias AVAudioChannelCount = UInt32
 public typealias AVAudioPacketCount = UInt32
 /// The index of a node's bus; the input node has one output bus, 0.
 public typealias AVAudioNodeBus = Int
+
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The key of an interruption notification's ``AVAudioSession/InterruptionType`` raw value.
+public let AVAudioSessionInterruptionTypeKey = "AVAudioSessionInterruptionTypeKey"
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The key of an ended interruption's ``AVAudioSession/InterruptionOptions`` raw value.
+public let AVAudioSessionInterruptionOptionKey = "AVAudioSessionInterruptionOptionKey"
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The key of a route change notification's reason.
+public let AVAudioSessionRouteChangeReasonKey = "AVAudioSessionRouteChangeReasonKey"

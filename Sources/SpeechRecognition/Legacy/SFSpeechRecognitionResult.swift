@@ -10,11 +10,15 @@ public final class SFSpeechRecognitionResult: @unchecked Sendable {
   public let transcriptions: [SFTranscription]
   /// Whether this is the task's last result.
   public let isFinal: Bool
+  /// How the speech was spoken (rate, pauses, extent), on the final result; nil before it, as on
+  /// Apple's platforms.
+  public let speechRecognitionMetadata: SFSpeechRecognitionMetadata?
 
   /// Creates a result.
   public init(bestTranscription: SFTranscription, transcriptions: [SFTranscription]? = nil, isFinal: Bool) {
     self.bestTranscription = bestTranscription
     self.transcriptions = transcriptions ?? [bestTranscription]
     self.isFinal = isFinal
+    speechRecognitionMetadata = isFinal ? SFSpeechRecognitionMetadata(bestTranscription) : nil
   }
 }
