@@ -145,13 +145,16 @@ for question in answerable {
 print(String(format: "  keyword, any word %.3f", anyWord / Double(answerable.count)))
 // What the assistant shows the model before it answers: its own search, filtered to the notes
 // about the question and cut to its excerpt count.
-var shownRecall = 0.0
-for question in answerable {
+func shownExcerpts(for question: Question, in library: Library) async throws -> [NoteCitation] {
   let book = CitationBook()
   let arguments = try SearchNotesTool.Arguments(
     GeneratedContent(properties: ["query": question.question, "scope": "all"]))
   _ = try await SearchNotesTool(library: library, book: book).call(arguments: arguments)
-  let shown = book.all.compactMap { evalIDs[$0.noteID] }
+  return book.all
+}
+var shownRecall = 0.0
+for question in answerable {
+  let shown = try await shownExcerpts(for: question, in: library).compactMap { evalIDs[$0.noteID] }
   shownRecall += Double(question.notes.filter(shown.contains).count) / Double(question.notes.count)
   if verbose, !Set(question.notes).isSubset(of: shown) {
     print("    shown missed \(question.id), shown \(shown.joined(separator: ","))")
@@ -161,11 +164,7 @@ print(String(format: "  shown to the assistant %.3f", shownRecall / Double(answe
 if let dump = dumpPath {
   var lines: [String] = []
   for question in questions {
-    let book = CitationBook()
-    let arguments = try SearchNotesTool.Arguments(
-      GeneratedContent(properties: ["query": question.question, "scope": "all"]))
-    _ = try await SearchNotesTool(library: library, book: book).call(arguments: arguments)
-    for excerpt in book.all {
+    for excerpt in try await shownExcerpts(for: question, in: library) {
       let record: [String: Any] = [
         "question": question.id, "text": question.question, "note": evalIDs[excerpt.noteID] ?? "",
         "excerpt": excerpt.text, "answers": question.notes.contains(evalIDs[excerpt.noteID] ?? ""),

@@ -20,7 +20,7 @@ extension LanguageModelSession {
     sentiment: LanguageModelFeedback.Sentiment?, issues: [LanguageModelFeedback.Issue] = [],
     desiredOutput: Transcript.Entry? = nil
   ) -> Data {
-    feedbackAttachment(FeedbackAttachment(sentiment: sentiment, issues: issues, desiredOutput: desiredOutput))
+    feedbackAttachment(sentiment: sentiment, issues: issues, desiredOutput: desiredOutput)
   }
 
   /// Feedback with the text the model should have answered.
@@ -29,8 +29,7 @@ extension LanguageModelSession {
     sentiment: LanguageModelFeedback.Sentiment?, issues: [LanguageModelFeedback.Issue] = [],
     desiredResponseText: String?
   ) -> Data {
-    feedbackAttachment(
-      FeedbackAttachment(sentiment: sentiment, issues: issues, desiredResponseText: desiredResponseText))
+    feedbackAttachment(sentiment: sentiment, issues: issues, desiredResponseText: desiredResponseText)
   }
 
   /// Feedback with the content (a `@Generable` value) the model should have answered.
@@ -40,31 +39,23 @@ extension LanguageModelSession {
     desiredResponseContent: (any ConvertibleToGeneratedContent)?
   ) -> Data {
     feedbackAttachment(
-      FeedbackAttachment(
-        sentiment: sentiment, issues: issues, desiredResponseContent: desiredResponseContent?.generatedContent))
+      sentiment: sentiment, issues: issues, desiredResponseContent: desiredResponseContent?.generatedContent)
   }
 
-  private func feedbackAttachment(_ feedback: FeedbackAttachment) -> Data {
-    var feedback = feedback
-    feedback.transcript = transcript
-    feedback.model = model.backend.displayName
+  /// The feedback with this session's transcript and model, as JSON.
+  private func feedbackAttachment(
+    sentiment: LanguageModelFeedback.Sentiment?, issues: [LanguageModelFeedback.Issue],
+    desiredOutput: Transcript.Entry? = nil, desiredResponseText: String? = nil,
+    desiredResponseContent: GeneratedContent? = nil
+  ) -> Data {
+    let feedback = FeedbackAttachment(
+      sentiment: sentiment, issues: issues, desiredOutput: desiredOutput, desiredResponseText: desiredResponseText,
+      desiredResponseContent: desiredResponseContent, transcript: transcript, model: model.backend.displayName)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     encoder.nonConformingFloatEncodingStrategy = .convertToString(
       positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
     // Strings, numbers (non-finite ones as strings) and JSON text: encoding cannot fail.
     return (try? encoder.encode(feedback)) ?? Data()
-  }
-}
-
-extension LanguageModelSession.FeedbackAttachment {
-  init(
-    sentiment: LanguageModelFeedback.Sentiment?, issues: [LanguageModelFeedback.Issue],
-    desiredOutput: Transcript.Entry? = nil, desiredResponseText: String? = nil,
-    desiredResponseContent: GeneratedContent? = nil
-  ) {
-    self.init(
-      sentiment: sentiment, issues: issues, desiredOutput: desiredOutput, desiredResponseText: desiredResponseText,
-      desiredResponseContent: desiredResponseContent, transcript: Transcript(), model: "")
   }
 }

@@ -156,15 +156,13 @@ public final class SystemLanguageModel: Sendable {
     return try await backend.tokenCount(for: text)
   }
 
-  /// The number of tokens `prompt` takes.
-  public func tokenCount(for prompt: Prompt) async throws -> Int { try await tokenCount(for: prompt.text) }
-
   /// The number of tokens `instructions` take.
   public func tokenCount(for instructions: Instructions) async throws -> Int {
     try await tokenCount(for: instructions.text)
   }
 
-  /// The number of tokens a value takes as a prompt: a `@Generable` value as its JSON.
+  /// The number of tokens a value takes as a prompt: a `Prompt`, or a `@Generable` value as its
+  /// JSON.
   public func tokenCount(for prompt: some PromptRepresentable) async throws -> Int {
     try await tokenCount(for: prompt.promptRepresentation.text)
   }

@@ -25,13 +25,8 @@ public final class AVAudioFile: @unchecked Sendable {
   /// Opens the file at `url` for reading.
   ///
   /// - Throws: ``AudioIOError`` when the file is missing, empty, a folder, or holds no audio.
-  public init(forReading url: URL) throws {
-    let file = try AudioFile(forReading: url)
-    self.url = url
-    reader = file
-    writer = nil
-    fileFormat = file.fileFormat
-    processingFormat = file.fileFormat
+  public convenience init(forReading url: URL) throws {
+    try self.init(forReading: url, commonFormat: .pcmFormatFloat32, interleaved: false)
   }
 
   /// Opens the file at `url` for reading into buffers of `format`: 32-bit floats, or 16- or 32-bit
@@ -97,9 +92,8 @@ public final class AVAudioFile: @unchecked Sendable {
   public convenience init(
     forWriting url: URL, settings: [String: Any], commonFormat format: AudioFormat.CommonFormat, interleaved: Bool
   ) throws {
-    let supported: Set<AVAudioCommonFormat> = [.pcmFormatFloat32, .pcmFormatInt16, .pcmFormatInt32]
-    try self.init(
-      forWriting: url, settings: settings, processing: supported.contains(format) ? format : .pcmFormatFloat32)
+    let buffered = AudioFormat.bufferEncodings.contains(format)
+    try self.init(forWriting: url, settings: settings, processing: buffered ? format : .pcmFormatFloat32)
   }
 
   /// The file's length in frames: as declared when reading, as written so far when writing.

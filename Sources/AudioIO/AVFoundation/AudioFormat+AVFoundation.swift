@@ -24,6 +24,9 @@ extension AudioFormat {
     self.init(sampleRate: sampleRate, channelCount: Int(channels))
   }
 
+  /// The encodings an `AVAudioPCMBuffer` holds.
+  static let bufferEncodings: Set<CommonFormat> = [.pcmFormatFloat32, .pcmFormatInt16, .pcmFormatInt32]
+
   /// A format with the given sample encoding: 32-bit floats, 16-bit or 32-bit integers (a buffer
   /// of it holds those, non-interleaved; `interleaved` is accepted and its buffers are still
   /// per channel). Nil for 64-bit floats and other encodings, or when the rate or channel count is
@@ -31,8 +34,7 @@ extension AudioFormat {
   public init?(
     commonFormat format: CommonFormat, sampleRate: Double, channels: AVAudioChannelCount, interleaved: Bool
   ) {
-    let supported: Set<CommonFormat> = [.pcmFormatFloat32, .pcmFormatInt16, .pcmFormatInt32]
-    guard supported.contains(format), sampleRate > 0, channels > 0 else { return nil }
+    guard Self.bufferEncodings.contains(format), sampleRate > 0, channels > 0 else { return nil }
     self.init(sampleRate: sampleRate, channelCount: Int(channels), commonFormat: format)
   }
 

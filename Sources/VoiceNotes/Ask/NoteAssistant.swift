@@ -107,8 +107,9 @@ public actor NoteAssistant {
     let labels = scaffold.sentences.map(\.label)
     guard labels.count > count else { return labels }
     let vectors = try await embedder.embed([question] + scaffold.sentences.map(\.text))
-    let similarities = vectors.dropFirst().map { TextEmbedder.cosine(vectors[0], $0) }
-    let nearest = Set(similarities.indices.sorted { similarities[$0] > similarities[$1] }.prefix(count))
+    var index = VectorIndex(dimension: embedder.dimension)
+    for vector in vectors.dropFirst() { _ = index.append(vector) }
+    let nearest = Set(index.nearest(to: vectors[0], limit: count).map(\.row))
     return labels.indices.filter(nearest.contains).map { labels[$0] }
   }
 

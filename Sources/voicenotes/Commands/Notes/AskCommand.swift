@@ -37,7 +37,7 @@ struct AskCommand: ParsableCommand {
   func run() async throws {
     let app = try await LibraryOption.openExisting(library)
     if !json, try await app.count() == 0 {
-      print("No notes to ask about yet. Add some with `voicenotes import FILE...` or `voicenotes samples restore`.")
+      print("No notes to ask about yet. " + LibraryOption.addNotesHint)
       return
     }
     let model = weights.map { SystemLanguageModel(weights: $0) } ?? app.languageModel

@@ -14,6 +14,9 @@ enum LibraryOption {
     "library", value: "folder",
     help: "The notes library (default: $VOICENOTES_LIBRARY, $XDG_DATA_HOME/voicenotes or ~/.local/share/voicenotes).")
 
+  /// How to put notes into an empty library, for the commands that find none.
+  static let addNotesHint = "Add some with `voicenotes import FILE...` or `voicenotes samples restore`."
+
   /// `--no-process`: save notes without transcribing or analysing them now.
   static let noProcess = Flag("no-process", help: "Only save; transcribe and analyse later (`voicenotes resume`).")
 

@@ -34,7 +34,7 @@ struct ListCommand: ParsableCommand {
       return
     }
     if page.notes.isEmpty {
-      print("No notes yet. Add some with `voicenotes import FILE...` or `voicenotes samples restore`.")
+      print("No notes yet. " + LibraryOption.addNotesHint)
       return
     }
     print(TerminalStyle.apply(.bold, NoteFormatting.listHeader))
