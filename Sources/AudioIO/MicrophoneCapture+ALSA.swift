@@ -174,17 +174,34 @@ extension MicrophoneCapture {
     static func play(
       _ buffer: AudioBuffer, on device: String, shouldStop: () -> Bool, played: (Int) -> Void = { _ in }
     ) throws(AudioIOError) {
+      let channels = buffer.format.channels
+      let chunk = max(Int(buffer.format.sampleRate) / 50, 1)
+      var frame = 0
+      try play(format: buffer.format, on: device, shouldStop: shouldStop, played: played) {
+        guard frame < buffer.frameLength else { return nil }
+        let count = min(chunk, buffer.frameLength - frame)
+        defer { frame += count }
+        return buffer.samples[(frame * channels)..<((frame + count) * channels)]
+      }
+    }
+
+    /// Plays the periods `next` gives (interleaved samples of `format`, about 20 ms each, nil at
+    /// the end) through the playback device `device`, as ``play(_:on:shouldStop:played:)`` does,
+    /// in one session of the device, so what follows one buffer plays without a gap.
+    static func play(
+      format: AudioFormat, on device: String, shouldStop: () -> Bool, played: (Int) -> Void,
+      next: () -> ArraySlice<Float>?
+    ) throws(AudioIOError) {
       prepare()
       var opened: OpaquePointer?
       var status = snd_pcm_open(&opened, device, SND_PCM_STREAM_PLAYBACK, 0)
       guard status == 0, let pcm = opened else { throw .playbackFailed(device: device, detail: describe(status)) }
       defer { snd_pcm_close(pcm) }
-      let channels = buffer.format.channels
+      let channels = format.channels
       status = snd_pcm_set_params(
         pcm, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels),
-        UInt32(buffer.format.sampleRate), 1, 100_000)
+        UInt32(format.sampleRate), 1, 100_000)
       guard status == 0 else { throw .playbackFailed(device: device, detail: describe(status)) }
-      let chunk = max(Int(buffer.format.sampleRate) / 50, 1)
       var frame = 0
       // Frames written less those the device still holds: what has come out of it.
       func playedSoFar() -> Int {
@@ -192,17 +209,21 @@ extension MicrophoneCapture {
         guard snd_pcm_delay(pcm, &queued) == 0 else { return frame }
         return frame - min(max(Int(queued), 0), frame)
       }
-      while frame < buffer.frameLength, !shouldStop() {
-        let count = min(chunk, buffer.frameLength - frame)
-        let written = buffer.samples.withUnsafeBufferPointer { samples in
-          snd_pcm_writei(pcm, samples.baseAddress! + frame * channels, snd_pcm_uframes_t(count))
+      while !shouldStop(), let period = next() {
+        var offset = 0
+        let count = period.count / channels
+        while offset < count, !shouldStop() {
+          let written = period.withUnsafeBufferPointer { samples in
+            snd_pcm_writei(pcm, samples.baseAddress! + offset * channels, snd_pcm_uframes_t(count - offset))
+          }
+          if written < 0 {
+            let recovered = snd_pcm_recover(pcm, Int32(written), 1)
+            guard recovered == 0 else { throw .playbackFailed(device: device, detail: describe(written)) }
+            continue
+          }
+          offset += Int(written)
+          frame += Int(written)
         }
-        if written < 0 {
-          let recovered = snd_pcm_recover(pcm, Int32(written), 1)
-          guard recovered == 0 else { throw .playbackFailed(device: device, detail: describe(written)) }
-          continue
-        }
-        frame += Int(written)
         played(playedSoFar())
       }
       if shouldStop() {

@@ -29,6 +29,50 @@ struct AppleSampleTests {
     #expect(words.last.map { $0.timestamp + $0.duration <= 11.1 } == true)
   }
 
+  @Test("a voice-memo recorder records the microphone, lists the memo when it finishes, and plays it back")
+  func voiceMemo() async throws {
+    let speech = try AudioFile(forReading: Fixtures.jfk).read()
+    AVAudioEngine.inputDevice = try MicrophoneCaptureTestDevices.play(speech)
+    try MicrophoneCaptureTestDevices.clearSpeaker()
+    AVAudioEngine.outputDevice = MicrophoneCaptureTestDevices.speakerName
+    defer {
+      AVAudioEngine.inputDevice = .default
+      AVAudioEngine.outputDevice = "default"
+    }
+    let folder = Fixtures.temporaryFolder("memos")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let model = VoiceMemoRecorder(folder: folder)
+    model.startRecording()
+    #expect(model.isRecording && model.failure == nil, "\(model.failure ?? "")")
+    let deadline = Date().addingTimeInterval(30)
+    while model.elapsed < 3, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    model.stopRecording()
+    while model.memos.isEmpty, model.failure == nil, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    let memo = try #require(model.memos.first, "the delegate heard the recording finish")
+    #expect(memo.lastPathComponent == "Memo 1.m4a")
+    let recorded = try AudioFile(forReading: memo)
+    #expect(recorded.fileFormat.sampleRate == 12_000 && recorded.duration >= 3)
+
+    model.play(memo)
+    #expect(model.isPlaying && abs(model.playingDuration - recorded.duration) < 0.01)
+    while model.isPlaying, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(!model.isPlaying, "the player's delegate heard it finish")
+    let heard = try MicrophoneCaptureTestDevices.speakerOutput()
+    #expect(abs(Double(heard.frameLength) / 16_000 - recorded.duration) < 0.05, "the whole memo was played")
+    // Recorded at 12 kHz and played at 16 kHz, it is the microphone's speech without what lies
+    // above 6 kHz, shifted by the two resamplers' delays by a few samples at most.
+    let count = min(heard.frameLength, speech.frameLength) - 16
+    let correlation =
+      (0..<16).map { lag in
+        let played = heard.samples[lag..<(lag + count)]
+        let spoken = speech.samples.prefix(count)
+        let product = zip(played, spoken).reduce(0) { $0 + Double($1.0) * Double($1.1) }
+        let energy = played.reduce(0) { $0 + Double($1 * $1) } * spoken.reduce(0) { $0 + Double($1 * $1) }
+        return product / energy.squareRoot()
+      }.max() ?? 0
+    #expect(correlation > 0.9, "what was played back is what was recorded: correlation \(correlation)")
+  }
+
   @Test("without addsPunctuation the text has none; a file with no speech ends with an error")
   func punctuationAndSilence() async throws {
     let recognizer = try #require(SFSpeechRecognizer(locale: Locale(identifier: "en-US")))

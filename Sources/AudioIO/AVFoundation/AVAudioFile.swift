@@ -60,30 +60,24 @@ public final class AVAudioFile: @unchecked Sendable {
 
   /// Creates (or replaces) a WAV file at `url` in the format `settings` describe: the sample
   /// rate and channel count, 32-bit float samples when `AVLinearPCMIsFloatKey` is true and
-  /// 16-bit integers otherwise.
+  /// 16-bit integers otherwise (also for a compressed format ID such as `kAudioFormatMPEG4AAC`).
   ///
-  /// - Throws: ``AudioIOError`` when the settings lack a positive rate or channel count, or the
-  ///   file cannot be created.
+  /// - Throws: ``AudioIOError`` when the settings lack a positive rate or channel count or name
+  ///   no Core Audio format, or the file cannot be created.
   public convenience init(forWriting url: URL, settings: [String: Any]) throws {
     try self.init(forWriting: url, settings: settings, processing: .pcmFormatFloat32)
   }
 
   /// Creates the file as ``init(forWriting:settings:)`` describes, for buffers of `processing`.
   private init(forWriting url: URL, settings: [String: Any], processing: AVAudioCommonFormat) throws {
-    let rate = (settings[AVSampleRateKey] as? Double) ?? (settings[AVSampleRateKey] as? Int).map(Double.init) ?? 0
-    let channels = (settings[AVNumberOfChannelsKey] as? Int) ?? 0
-    guard rate > 0, channels > 0 else {
-      throw AudioIOError.unsupportedFormat(
-        "the settings for \(url.lastPathComponent) need a sample rate and a channel count")
-    }
-    let format = AudioFormat(sampleRate: rate, channelCount: channels)
-    let float = (settings[AVLinearPCMIsFloatKey] as? Bool) ?? false
-    writer = try WAVWriter(url: url, format: format, encoding: float ? .float32 : .int16)
+    let asked = try AudioSettings(settings, for: url)
+    writer = try WAVWriter(
+      url: url, format: AudioFormat(sampleRate: asked.sampleRate, channelCount: asked.channels),
+      encoding: asked.encoding)
     reader = nil
     self.url = url
-    fileFormat = AudioFormat(
-      sampleRate: rate, channelCount: channels, commonFormat: float ? .pcmFormatFloat32 : .pcmFormatInt16)
-    processingFormat = AudioFormat(sampleRate: rate, channelCount: channels, commonFormat: processing)
+    fileFormat = asked.fileFormat
+    processingFormat = AudioFormat(sampleRate: asked.sampleRate, channelCount: asked.channels, commonFormat: processing)
   }
 
   /// Creates a WAV file as ``init(forWriting:settings:)`` does, written from buffers of `format`

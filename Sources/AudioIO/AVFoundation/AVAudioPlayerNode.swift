@@ -76,10 +76,15 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
     guard volume != 1 || (pan != 0 && audio.format.channels == 2) else { return audio }
     var mixed = audio
     let channels = audio.format.channels
-    let gains: [Float] =
-      channels == 2 ? [volume * min(1, 1 - pan), volume * min(1, 1 + pan)] : Array(repeating: volume, count: channels)
+    let gains = gains(channels: channels, volume: volume, pan: pan)
     for index in mixed.samples.indices { mixed.samples[index] *= gains[index % channels] }
     return mixed
+  }
+
+  /// Each channel's gain at `volume` and `pan`: the two channels of stereo audio are weighted by
+  /// `pan`, other layouts get `volume` alone.
+  static func gains(channels: Int, volume: Float, pan: Float) -> [Float] {
+    channels == 2 ? [volume * min(1, 1 - pan), volume * min(1, 1 + pan)] : Array(repeating: volume, count: channels)
   }
 
   /// Whether ``play()`` was called and the player has not been stopped or run out of audio.

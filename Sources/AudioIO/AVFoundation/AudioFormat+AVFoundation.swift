@@ -65,5 +65,56 @@ public let AVLinearPCMBitDepthKey = "AVLinearPCMBitDepthKey"
 /// The settings key for whether linear PCM samples are floating point.
 public let AVLinearPCMIsFloatKey = "AVLinearPCMIsFloatKey"
 // swift-format-ignore: AlwaysUseLowerCamelCase
+/// The settings key for an encoder's quality, an ``AVAudioQuality`` raw value.
+public let AVEncoderAudioQualityKey = "AVEncoderAudioQualityKey"
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The settings key for an encoder's bit rate in bits a second.
+public let AVEncoderBitRateKey = "AVEncoderBitRateKey"
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The settings key for an encoder's bit rate per channel.
+public let AVEncoderBitRatePerChannelKey = "AVEncoderBitRatePerChannelKey"
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The settings key for an encoder's bit depth hint.
+public let AVEncoderBitDepthHintKey = "AVEncoderBitDepthHintKey"
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The settings key for whether linear PCM samples are big-endian.
+public let AVLinearPCMIsBigEndianKey = "AVLinearPCMIsBigEndianKey"
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The settings key for whether linear PCM channels are stored apart.
+public let AVLinearPCMIsNonInterleaved = "AVLinearPCMIsNonInterleaved"
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The settings key for a sample rate converter's quality, an ``AVAudioQuality`` raw value.
+public let AVSampleRateConverterAudioQualityKey = "AVSampleRateConverterAudioQualityKey"
+
+/// Core Audio's four-character code for an audio data format, as settings' `AVFormatIDKey` holds it.
+public typealias AudioFormatID = UInt32
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// Core Audio's code for linear PCM ('lpcm').
-public let kAudioFormatLinearPCM: UInt32 = 0x6C70_636D
+public let kAudioFormatLinearPCM: AudioFormatID = 0x6C70_636D
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// Core Audio's code for MPEG-4 AAC ('aac '); written here as 16-bit linear PCM (see ``AVAudioRecorder``).
+public let kAudioFormatMPEG4AAC: AudioFormatID = 0x6161_6320
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// Core Audio's code for MPEG-4 high-efficiency AAC ('aach').
+public let kAudioFormatMPEG4AAC_HE: AudioFormatID = 0x6161_6368
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// Core Audio's code for Apple Lossless ('alac').
+public let kAudioFormatAppleLossless: AudioFormatID = 0x616C_6163
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// Core Audio's code for FLAC ('flac').
+public let kAudioFormatFLAC: AudioFormatID = 0x666C_6163
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// Core Audio's code for Opus ('opus').
+public let kAudioFormatOpus: AudioFormatID = 0x6F70_7573
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// Core Audio's code for MPEG-1 Layer 3 ('.mp3').
+public let kAudioFormatMPEGLayer3: AudioFormatID = 0x2E6D_7033
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// Core Audio's code for mu-law ('ulaw').
+public let kAudioFormatULaw: AudioFormatID = 0x756C_6177
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// Core Audio's code for A-law ('alaw').
+public let kAudioFormatALaw: AudioFormatID = 0x616C_6177
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// Core Audio's code for IMA 4:1 ADPCM ('ima4').
+public let kAudioFormatAppleIMA4: AudioFormatID = 0x696D_6134

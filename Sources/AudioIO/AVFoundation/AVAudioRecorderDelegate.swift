@@ -1,0 +1,18 @@
+/// Hears how an ``AVAudioRecorder``'s recording ends, as AVFoundation's delegate does; both
+/// methods have empty defaults, as Apple's optional ones.
+public protocol AVAudioRecorderDelegate: AnyObject {
+  /// A recording finished: stopped, its duration up, or cut short by the device (`flag` false,
+  /// and the recorder's ``AVAudioRecorder/recordingError`` says why). Called on the main queue.
+  func audioRecorderDidFinishRecording(_ recorder: AVAudioRecorder, successfully flag: Bool)
+
+  /// Encoding failed. Never called here: recordings are stored uncompressed.
+  func audioRecorderEncodeErrorDidOccur(_ recorder: AVAudioRecorder, error: (any Error)?)
+}
+
+extension AVAudioRecorderDelegate {
+  /// Does nothing.
+  public func audioRecorderDidFinishRecording(_ recorder: AVAudioRecorder, successfully flag: Bool) {}
+
+  /// Does nothing.
+  public func audioRecorderEncodeErrorDidOccur(_ recorder: AVAudioRecorder, error: (any Error)?) {}
+}
