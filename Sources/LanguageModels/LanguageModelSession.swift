@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Synchronization
 
 /// A conversation with the language model: instructions, then turns of prompt and response.
@@ -14,12 +15,16 @@ import Synchronization
 /// let answer = try await session.respond(to: "Name three desert plants.")
 /// print(answer.content)
 /// ```
-public final class LanguageModelSession: Sendable {
+///
+/// It is `Observable`, as Apple's is: ``isResponding`` and ``transcript`` tell observers (SwiftUI
+/// on Apple's platforms, `withObservationTracking` here) when a response starts and ends.
+public final class LanguageModelSession: Observable, Sendable {
   /// The model that answers.
   public let model: SystemLanguageModel
   /// The tools the model may call.
   public let tools: [any Tool]
   private let state: Mutex<(transcript: Transcript, responding: Bool)>
+  private let observers = ObservationRegistrar()
 
   /// A session with `model`, `tools` and optional `instructions`.
   public init(
@@ -68,10 +73,16 @@ public final class LanguageModelSession: Sendable {
   }
 
   /// The conversation so far.
-  public var transcript: Transcript { state.withLock { $0.transcript } }
+  public var transcript: Transcript {
+    observers.access(self, keyPath: \.transcript)
+    return state.withLock { $0.transcript }
+  }
 
   /// Whether the session is generating a response now.
-  public var isResponding: Bool { state.withLock { $0.responding } }
+  public var isResponding: Bool {
+    observers.access(self, keyPath: \.isResponding)
+    return state.withLock { $0.responding }
+  }
 
   /// Loads the model and evaluates the instructions (and `promptPrefix`) into the KV cache, so
   /// the first response starts sooner. Returns at once; the work happens in the background.
@@ -142,7 +153,7 @@ public final class LanguageModelSession: Sendable {
     onText: @escaping @Sendable (String) -> Void
   ) async throws -> Turn {
     try beginResponding()
-    defer { state.withLock { $0.responding = false } }
+    defer { observers.withMutation(of: self, keyPath: \.isResponding) { state.withLock { $0.responding = false } } }
     try model.checkAvailable()
     let backend = model.backend
     let before = transcript
@@ -195,9 +206,11 @@ public final class LanguageModelSession: Sendable {
       added.append(
         .response(
           Transcript.Response(assetIDs: [backend.displayName], segments: [.text(.init(content: reply.text))])))
-      let entries = state.withLock { state -> ArraySlice<Transcript.Entry> in
-        state.transcript.entries += added
-        return state.transcript.entries.suffix(added.count)
+      let entries = observers.withMutation(of: self, keyPath: \.transcript) {
+        state.withLock { state -> ArraySlice<Transcript.Entry> in
+          state.transcript.entries += added
+          return state.transcript.entries.suffix(added.count)
+        }
       }
       return Turn(text: reply.text, entries: entries, reachedTokenLimit: reply.stopReason == .tokenLimit)
     }
@@ -224,10 +237,12 @@ public final class LanguageModelSession: Sendable {
   static let maximumToolRounds = 5
 
   private func beginResponding() throws {
-    let busy = state.withLock { state -> Bool in
-      if state.responding { return true }
-      state.responding = true
-      return false
+    let busy = observers.withMutation(of: self, keyPath: \.isResponding) {
+      state.withLock { state -> Bool in
+        if state.responding { return true }
+        state.responding = true
+        return false
+      }
     }
     if busy {
       throw GenerationError.concurrentRequests(.init(debugDescription: "one request at a time per session"))

@@ -1,5 +1,7 @@
 import Foundation
 import LanguageModels
+import Observation
+import Synchronization
 import Testing
 
 /// A prompt written as a builder block in its conformance, as Apple's requirement allows.
@@ -191,6 +193,30 @@ struct FoundationModelsSpellingTests {
     #expect(try await Self.small.tokenCount(for: Verdict.generationSchema) > 5)
     #expect(try await Self.small.tokenCount(for: [LockerLookup()]) > 20)
     #expect(try await Self.small.tokenCount(for: [any Tool]()) == 0)
+  }
+
+  @Test("a session is Observable: observers hear a response start, end and join the transcript")
+  func observable() async throws {
+    let session = LanguageModelSession(model: Self.small)
+    let changes = Mutex<[String]>([])
+    // Observation tracking reports one change per registration, as SwiftUI re-registers on every render.
+    @Sendable func watch(_ name: String, _ read: @escaping @Sendable () -> Void) {
+      withObservationTracking(read) {
+        changes.withLock { $0.append(name) }
+        watch(name, read)
+      }
+    }
+    watch("responding") { _ = session.isResponding }
+    watch("transcript") { _ = session.transcript }
+    let answer = try await session.respond(
+      to: "Say hello.", options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 8))
+    #expect(!answer.content.isEmpty)
+    let heard = changes.withLock { $0 }
+    #expect(heard.filter { $0 == "responding" }.count == 2, "started and ended: \(heard)")
+    #expect(heard.contains("transcript"), "\(heard)")
+    #expect(session.transcript.count == 2 && !session.isResponding)
+    let observable: any Observable = session
+    #expect(observable is LanguageModelSession)
   }
 
   @Test("instructions given as an optional string, nil or not")
