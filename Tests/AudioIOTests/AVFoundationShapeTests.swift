@@ -280,6 +280,24 @@ struct AVFoundationShapeTests {
     #expect(loudest.withLock { $0 } > 1_000, "speech, not silence")
   }
 
+  @Test("the default capture device for audio is the engine's input; there is none for video")
+  func defaultCaptureDevice() throws {
+    try MicrophoneCaptureTestDevices.install()
+    #expect(AVCaptureDevice.default(for: .audio)?.uniqueID == AVAudioEngine.inputDevice.name)
+    #expect(AVCaptureDevice.default(for: .video) == nil)
+    AVAudioEngine.inputDevice = try MicrophoneCaptureTestDevices.play(MicrophoneCaptureTestDevices.standard.buffer)
+    defer { AVAudioEngine.inputDevice = .default }
+    let microphone = try #require(AVCaptureDevice.default(for: .audio))
+    #expect(microphone.uniqueID == MicrophoneCaptureTestDevices.playbackName)
+    #expect(microphone.localizedName == "Test playback")
+    let engine = AVAudioEngine()
+    let player = AVAudioPlayerNode()
+    engine.attach(player)
+    engine.connect(player, to: engine.mainMixerNode, fromBus: 0, toBus: 0, format: nil)
+    engine.disconnectNodeOutput(player)
+    #expect(player.engine === engine)
+  }
+
   @Test("the audio session records categories, options and preferences as iOS code sets them")
   func audioSession() throws {
     let session = AVAudioSession.sharedInstance()

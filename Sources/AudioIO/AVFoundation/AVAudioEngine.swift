@@ -97,4 +97,16 @@ public final class AVAudioEngine: @unchecked Sendable {
 
   /// Accepted so code that builds a graph compiles; nodes are not connected on Linux.
   public func connect(_ source: AVAudioNode, to destination: AVAudioNode, format: AVAudioFormat?) {}
+
+  /// Accepted, as ``connect(_:to:format:)`` is, with the buses named.
+  public func connect(
+    _ source: AVAudioNode, to destination: AVAudioNode, fromBus sourceBus: AVAudioNodeBus,
+    toBus destinationBus: AVAudioNodeBus, format: AVAudioFormat?
+  ) {}
+
+  /// Accepted: there are no connections to break on Linux.
+  public func disconnectNodeInput(_ node: AVAudioNode) {}
+
+  /// Accepted: there are no connections to break on Linux.
+  public func disconnectNodeOutput(_ node: AVAudioNode) {}
 }

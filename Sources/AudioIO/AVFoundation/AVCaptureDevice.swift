@@ -1,4 +1,5 @@
-/// The part of AVFoundation's capture device that audio apps use: asking for permission to record.
+/// The part of AVFoundation's capture device that audio apps use: asking for permission to record,
+/// and the default microphone.
 ///
 /// Linux has no per-app permission to record (access to capture devices is the user's group
 /// membership), so the status is `.authorized` and requests are granted. Which device records is
@@ -16,7 +17,24 @@ public final class AVCaptureDevice: Sendable {
     case authorized = 3
   }
 
-  private init() {}
+  /// The device's ALSA name.
+  public let uniqueID: String
+  /// What the device is called, as ALSA describes it.
+  public let localizedName: String
+
+  private init(_ device: AudioInputDevice) {
+    uniqueID = device.name
+    localizedName = device.description.isEmpty ? device.name : device.description
+  }
+
+  /// The device ``AVAudioEngine`` records from, for audio: ``AVAudioEngine/inputDevice`` when it is
+  /// among the machine's inputs, else the first input; nil when there is none, and for video.
+  public static func `default`(for mediaType: AVMediaType) -> AVCaptureDevice? {
+    guard mediaType == .audio else { return nil }
+    let inputs = MicrophoneCapture.inputDevices()
+    let chosen = inputs.first { $0.name == AVAudioEngine.inputDevice.name } ?? inputs.first
+    return chosen.map(AVCaptureDevice.init)
+  }
 
   /// Always `.authorized` on Linux (see the type's notes).
   public static func authorizationStatus(for mediaType: AVMediaType) -> AuthorizationStatus { .authorized }
