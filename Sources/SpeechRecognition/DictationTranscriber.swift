@@ -15,7 +15,7 @@ import Foundation
 /// punctuates); `.customizedLanguage(modelConfiguration:)` makes recognition follow a prepared
 /// custom language model, and a model that cannot be read makes analysis fail with the reason;
 /// the other hints are kept but do not change the result.
-public final class DictationTranscriber: AnalyzableModule {
+public final class DictationTranscriber: AnalyzableModule, LocaleDependentSpeechModule {
   /// The results, in audio order: ``SpeechTranscriber``'s results.
   public typealias Result = SpeechTranscriber.Result
 
@@ -99,6 +99,9 @@ public final class DictationTranscriber: AnalyzableModule {
   public static var installedLocales: [Locale] {
     get async { await SpeechTranscriber.installedLocales }
   }
+
+  /// The locale the transcriber was made for.
+  public var selectedLocales: [Locale] { [locale] }
 
   /// The supported locale that matches `locale`'s language, or nil.
   public static func supportedLocale(equivalentTo locale: Locale) async -> Locale? {

@@ -5,6 +5,15 @@ import AudioIO
 /// As in Apple's Speech framework, modules are added to an analyzer and publish their own
 /// results; the analyzer feeds them audio.
 public protocol SpeechModule: AnyObject, Sendable {
+  /// What the module publishes.
+  associatedtype Result: SpeechModuleResult, Sendable where Result == Results.Element
+  /// The sequence it publishes them in.
+  associatedtype Results: Sendable, AsyncSequence
+
+  /// The module's results, in the order it publishes them; the sequence ends when the analysis
+  /// finishes, throwing the error that ended it if one did.
+  var results: Results { get }
+
   /// The audio formats the module accepts without conversion.
   var availableCompatibleAudioFormats: [AudioFormat] { get async }
 }

@@ -40,7 +40,7 @@ import Synchronization
 ///   locale: Locale(identifier: "en_US"), preset: .transcription, customizedLanguage: configuration)
 /// // ... results say only the model's commands; result.matchedPhrase names the one heard.
 /// ```
-public final class SpeechTranscriber: AnalyzableModule {
+public final class SpeechTranscriber: AnalyzableModule, LocaleDependentSpeechModule {
   /// The language to transcribe, or nil to detect it from the audio.
   public let locale: Locale?
   /// The Whisper model that does the work on this machine (live input always; files when
@@ -225,6 +225,9 @@ public final class SpeechTranscriber: AnalyzableModule {
       return regionalLocales(for: Array(Set(installed.flatMap(languageCodes(for:)))))
     }
   }
+
+  /// The locale the transcriber was made for; empty when it detects the language itself.
+  public var selectedLocales: [Locale] { locale.map { [$0] } ?? [] }
 
   /// The supported locale that matches `locale`'s language, or nil when none does.
   public static func supportedLocale(equivalentTo locale: Locale) async -> Locale? {

@@ -85,6 +85,39 @@ struct SpeechFrameworkTests {
     await #expect(throws: (any Error).self) { _ = try await transcribe(broken, file: file) }
   }
 
+  @Test("generic code over SpeechModule reads any module's results; over LocaleDependentSpeechModule, its locales")
+  func genericModules() async throws {
+    let english = Locale(identifier: "en_US")
+    let transcriber = SpeechTranscriber(locale: english, preset: .transcription)
+    let detector = SpeechDetector()
+    let analyzer = SpeechAnalyzer(modules: [transcriber, detector])
+    try await analyzer.start(inputAudioFile: try AVAudioFile(forReading: Fixtures.jfk), finishAfterFile: true)
+    async let speech = Self.finals(of: detector)
+    let text = try await Self.finals(of: transcriber).map { String($0.text.characters) }.joined(separator: " ")
+    #expect(WordErrorRate(reference: Fixtures.jfkText, hypothesis: text).edits == 0, "\(text)")
+    #expect(try await speech.contains { $0.speechDetected }, "the detector's results, read the same way")
+    let support = await Self.support(SpeechTranscriber.self, for: english)
+    #expect(support.supported == Locale(identifier: "en") && support.installed)
+    #expect(transcriber.selectedLocales == [english])
+    #expect(await Self.support(DictationTranscriber.self, for: Locale(identifier: "tlh")).supported == nil)
+  }
+
+  /// A module's final results, whatever the module, as generic code over Speech reads them.
+  private static func finals<Module: SpeechModule>(of module: Module) async throws -> [Module.Result] {
+    var finals: [Module.Result] = []
+    for try await result in module.results where result.isFinal { finals.append(result) }
+    return finals
+  }
+
+  /// Whether a kind of module supports `locale` and has it installed.
+  private static func support<Module: LocaleDependentSpeechModule>(_ module: Module.Type, for locale: Locale) async
+    -> (supported: Locale?, installed: Bool)
+  {
+    let supported = await module.supportedLocale(equivalentTo: locale)
+    let installed = await module.installedLocales.contains { $0.language.languageCode == locale.language.languageCode }
+    return (supported, installed)
+  }
+
   @Test("finalize(through:) on a file returns once results reach that time, before the file is done")
   func finalizeFile() async throws {
     let clips = try Fixtures.librivox.map { try AudioFile(forReading: $0.audio) }
