@@ -366,6 +366,22 @@ struct CustomLanguageModelExportTests {
     let loaded = try SpeechLanguageModel(configuration: configuration)
     #expect(loaded == first)
     #expect(loaded.vocabulary.pronunciations.count == 1)
+
+    // Apple's completion-handler form: nil once prepared, the error for a file that is not there.
+    let other = SpeechLanguageModel.Configuration(languageModel: folder.appendingPathComponent("other.lm"))
+    let prepared: (any Error)? = await withCheckedContinuation { done in
+      SpeechLanguageModel.prepareCustomLanguageModel(
+        for: asset, clientIdentifier: "com.example.app", configuration: other, ignoresCache: false
+      ) { error in done.resume(returning: error) }
+    }
+    #expect(prepared == nil)
+    #expect(try SpeechLanguageModel(configuration: other) == first)
+    let missing: (any Error)? = await withCheckedContinuation { done in
+      SpeechLanguageModel.prepareCustomLanguageModel(
+        for: folder.appendingPathComponent("gone.json"), configuration: other
+      ) { error in done.resume(returning: error) }
+    }
+    #expect(missing is CustomLanguageModelError, "\(String(describing: missing))")
   }
 
   @Test("a vocabulary file prepared from other data is refused")

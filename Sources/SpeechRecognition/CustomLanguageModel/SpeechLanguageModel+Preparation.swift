@@ -27,6 +27,43 @@ extension SpeechLanguageModel {
     try prepare(asset: asset, clientIdentifier: nil, configuration: configuration, ignoresCache: ignoresCache)
   }
 
+  /// Compiles an exported data file as the async form does, on a background queue, then calls
+  /// `completion` there with nil or the ``CustomLanguageModelError`` that stopped it: Apple's
+  /// completion-handler form.
+  public static func prepareCustomLanguageModel(
+    for asset: URL, clientIdentifier: String, configuration: Configuration, ignoresCache: Bool = false,
+    completion: @escaping @Sendable ((any Error)?) -> Void
+  ) {
+    prepareInBackground(
+      asset: asset, clientIdentifier: clientIdentifier, configuration: configuration, ignoresCache: ignoresCache,
+      completion: completion)
+  }
+
+  /// The completion-handler form without a client identifier.
+  public static func prepareCustomLanguageModel(
+    for asset: URL, configuration: Configuration, ignoresCache: Bool = false,
+    completion: @escaping @Sendable ((any Error)?) -> Void
+  ) {
+    prepareInBackground(
+      asset: asset, clientIdentifier: nil, configuration: configuration, ignoresCache: ignoresCache,
+      completion: completion)
+  }
+
+  private static func prepareInBackground(
+    asset: URL, clientIdentifier: String?, configuration: Configuration, ignoresCache: Bool,
+    completion: @escaping @Sendable ((any Error)?) -> Void
+  ) {
+    DispatchQueue.global(qos: .userInitiated).async {
+      do {
+        _ = try prepare(
+          asset: asset, clientIdentifier: clientIdentifier, configuration: configuration, ignoresCache: ignoresCache)
+        completion(nil)
+      } catch {
+        completion(error)
+      }
+    }
+  }
+
   /// Loads a model that ``prepareCustomLanguageModel(for:clientIdentifier:configuration:ignoresCache:)``
   /// wrote to `configuration`'s files.
   ///
