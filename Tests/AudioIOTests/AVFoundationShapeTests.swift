@@ -280,6 +280,28 @@ struct AVFoundationShapeTests {
     #expect(loudest.withLock { $0 } > 1_000, "speech, not silence")
   }
 
+  @Test("an asset loads a file's duration and audio track; a file that is not audio throws from load")
+  func assets() async throws {
+    let asset = AVURLAsset(url: Fixtures.jfk)
+    let (duration, playable) = try await asset.load(.duration, .isPlayable)
+    let frames = try AudioFile(forReading: Fixtures.jfk).read().frameLength
+    #expect(duration == CMTime(value: Int64(frames), timescale: 16_000) && playable)
+    #expect(abs(CMTimeGetSeconds(asset.duration) - 11) < 0.01)
+    let tracks = try await asset.loadTracks(withMediaType: .audio)
+    let video = try await asset.loadTracks(withMediaType: .video)
+    #expect(tracks.count == 1 && video.isEmpty)
+    #expect(try await tracks[0].load(.naturalTimeScale) == 16_000)
+    #expect(try await tracks[0].load(.timeRange).duration == duration)
+
+    let folder = Fixtures.temporaryFolder("asset")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let text = folder.appendingPathComponent("notes.m4a")
+    try Data("not audio".utf8).write(to: text)
+    let broken = AVURLAsset(url: text)
+    await #expect(throws: AudioIOError.self) { try await broken.load(.duration) }
+    #expect(!broken.isPlayable && broken.duration == .zero && broken.tracks.isEmpty)
+  }
+
   @Test("the default capture device for audio is the engine's input; there is none for video")
   func defaultCaptureDevice() throws {
     try MicrophoneCaptureTestDevices.install()

@@ -52,6 +52,7 @@ struct AppleSampleTests {
     #expect(memo.lastPathComponent == "Memo 1.m4a")
     let recorded = try AudioFile(forReading: memo)
     #expect(recorded.fileFormat.sampleRate == 12_000 && recorded.duration >= 3)
+    #expect(abs(await model.duration(of: memo) - recorded.duration) < 0.01)
 
     model.play(memo)
     #expect(model.isPlaying && abs(model.playingDuration - recorded.duration) < 0.01)

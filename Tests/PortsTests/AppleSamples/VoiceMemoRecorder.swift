@@ -70,8 +70,15 @@ final class VoiceMemoRecorder: NSObject, AVAudioRecorderDelegate, AVAudioPlayerD
     }
   }
 
-  /// The memo's length, for the list.
+  /// The playing memo's length.
   var playingDuration: TimeInterval { audioPlayer?.duration ?? 0 }
+
+  /// A memo's length, for the list, without decoding it.
+  func duration(of memo: URL) async -> TimeInterval {
+    let asset = AVURLAsset(url: memo)
+    guard let duration = try? await asset.load(.duration) else { return 0 }
+    return CMTimeGetSeconds(duration)
+  }
 
   func audioPlayerDidFinishPlaying(_ player: AVAudioPlayer, successfully flag: Bool) {
     isPlaying = false
