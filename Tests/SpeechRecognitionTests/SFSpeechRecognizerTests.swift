@@ -36,6 +36,29 @@ struct SFSpeechRecognizerTests {
     #expect((100...250).contains(metadata.speakingRate), "\(metadata.speakingRate) words a minute")
     #expect(metadata.speechStartTimestamp < 1 && (8...11).contains(metadata.speechDuration))
     #expect(metadata.averagePauseDuration >= 0 && metadata.averagePauseDuration < 1)
+    // Voice analytics, measured from the audio appended: a frame every 10 ms, voiced within the
+    // words far more than outside them.
+    let voice = try #require(metadata.voiceAnalytics, "the final result's voice analytics")
+    let voicing = voice.voicing.acousticFeatureValuePerFrame.map(\.doubleValue)
+    // The last 30 ms start no 40 ms window.
+    #expect(abs(voicing.count - 1_097) <= 1 && voice.voicing.frameDuration == 0.01, "\(voicing.count) frames")
+    let segments = final.bestTranscription.segments
+    let inWords = Set(
+      segments.flatMap { segment in
+        let first = Int((segment.timestamp * 100).rounded(.up))
+        return first..<max(first, Int((segment.timestamp + segment.duration) * 100))
+      })
+    let spoken = voicing.indices.filter(inWords.contains).map { voicing[$0] }
+    let between = voicing.indices.filter { !inWords.contains($0) }.map { voicing[$0] }
+    let mean = { (values: [Double]) in values.reduce(0, +) / Double(max(values.count, 1)) }
+    #expect(mean(spoken) > mean(between) + 0.2, "voicing in words \(mean(spoken)), between \(mean(between))")
+    #expect(
+      segments.allSatisfy { segment in
+        segment.voiceAnalytics.map {
+          abs(Double($0.pitch.acousticFeatureValuePerFrame.count) - segment.duration * 100) <= 2
+        }
+          ?? (segment.duration < 0.01)
+      }, "each word's analytics cover the word")
     #expect(task.state == .completed)
     #expect(task.error == nil)
   }
@@ -90,6 +113,22 @@ struct SFSpeechRecognizerTests {
     #expect(task.isCancelled)
     #expect(task.state == .completed)
     #expect(log.finals == 0)
+  }
+
+  @Test("a file request's final result carries the file's voice analytics, as a buffer request's does")
+  func fileVoiceAnalytics() async throws {
+    let log = RecognitionLog()
+    try recognizer().recognitionTask(with: SFSpeechURLRecognitionRequest(url: Fixtures.jfk)) { log.add($0, $1) }
+    let fromFile = try #require(try await log.final(within: 60).speechRecognitionMetadata?.voiceAnalytics)
+    let request = SFSpeechAudioBufferRecognitionRequest()
+    let live = RecognitionLog()
+    _ = try recognizer().recognitionTask(with: request) { live.add($0, $1) }
+    request.append(try AudioFile(forReading: Fixtures.jfk).read())
+    request.endAudio()
+    let appended = try #require(try await live.final(within: 60).speechRecognitionMetadata?.voiceAnalytics)
+    let voicing = fromFile.voicing.acousticFeatureValuePerFrame
+    #expect(voicing.count == 1_097 && voicing == appended.voicing.acousticFeatureValuePerFrame)
+    #expect(fromFile.pitch.acousticFeatureValuePerFrame == appended.pitch.acousticFeatureValuePerFrame)
   }
 
   @Test("the delegate form reports speech, hypotheses, the end of the audio and the final result, in order")

@@ -16,6 +16,8 @@ public final class SFSpeechAudioBufferRecognitionRequest: SFSpeechRecognitionReq
   private let feed = Mutex(Feed())
   let input: AsyncStream<AnalyzerInput>
   private let continuation: AsyncStream<AnalyzerInput>.Continuation
+  /// Measures the voice in the audio appended, for the final result's voice analytics.
+  let voice = VoiceAnalyticsMeter()
 
   /// An empty request, ready for audio.
   public override init() {
@@ -45,6 +47,7 @@ public final class SFSpeechAudioBufferRecognitionRequest: SFSpeechRecognitionReq
       }
       let start = CMTime(value: Int64(feed.position), timescale: Int32(AudioFormat.speechAnalysis.sampleRate))
       feed.position += converted.frameLength
+      voice.append(converted.samples)
       continuation.yield(AnalyzerInput(buffer: converted, bufferStartTime: start))
     }
   }
@@ -55,7 +58,10 @@ public final class SFSpeechAudioBufferRecognitionRequest: SFSpeechRecognitionReq
     feed.withLock { feed in
       guard !feed.ended else { return }
       feed.ended = true
-      if let tail = feed.converter?.finish(), tail.frameLength > 0 { continuation.yield(AnalyzerInput(buffer: tail)) }
+      if let tail = feed.converter?.finish(), tail.frameLength > 0 {
+        voice.append(tail.samples)
+        continuation.yield(AnalyzerInput(buffer: tail))
+      }
       continuation.finish()
     }
   }

@@ -1,9 +1,8 @@
 import Foundation
 
 /// How the speech of a final result was spoken: its rate, pauses and extent, measured from the
-/// recognized words' times.
-///
-/// Apple's also carries voice analytics (pitch, jitter, shimmer); those are not measured here.
+/// recognized words' times, and its voice analytics (pitch, voicing, jitter, shimmer), measured
+/// from the audio.
 public final class SFSpeechRecognitionMetadata: @unchecked Sendable {
   /// Words per minute over the speech.
   public let speakingRate: Double
@@ -13,9 +12,13 @@ public final class SFSpeechRecognitionMetadata: @unchecked Sendable {
   public let speechStartTimestamp: TimeInterval
   /// From the start of the first word to the end of the last, in seconds.
   public let speechDuration: TimeInterval
+  /// The voice frame by frame over the whole audio recognized; nil when the audio was not
+  /// measured.
+  public let voiceAnalytics: SFVoiceAnalytics?
 
-  /// The metadata of `transcription`'s words.
-  init(_ transcription: SFTranscription) {
+  /// The metadata of `transcription`'s words and of the audio `voice` measured.
+  init(_ transcription: SFTranscription, voice: VoiceAnalyticsMeter? = nil) {
+    voiceAnalytics = voice?.analytics(from: 0, to: .infinity)
     speakingRate = transcription.speakingRate
     averagePauseDuration = transcription.averagePauseDuration
     let first = transcription.segments.first

@@ -21,4 +21,12 @@ public final class SFSpeechRecognitionResult: @unchecked Sendable {
     self.isFinal = isFinal
     speechRecognitionMetadata = isFinal ? SFSpeechRecognitionMetadata(bestTranscription) : nil
   }
+
+  /// A final result whose metadata carries the voice analytics `voice` measured.
+  init(final bestTranscription: SFTranscription, voice: VoiceAnalyticsMeter) {
+    self.bestTranscription = bestTranscription
+    transcriptions = [bestTranscription]
+    isFinal = true
+    speechRecognitionMetadata = SFSpeechRecognitionMetadata(bestTranscription, voice: voice)
+  }
 }

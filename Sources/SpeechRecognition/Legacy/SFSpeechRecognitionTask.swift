@@ -72,11 +72,22 @@ public final class SFSpeechRecognitionTask: @unchecked Sendable {
       var words: [(text: String, start: Double, duration: Double, confidence: Float)] = []
       var volatile: [(text: String, start: Double, duration: Double, confidence: Float)] = []
       do {
-        let reading = Task {
-          switch input {
-          case .file(let url):
-            try await analyzer.start(inputAudioFile: try AudioFile(forReading: url), finishAfterFile: true)
-          case .live(let stream):
+        let voice: VoiceAnalyticsMeter
+        let reading: Task<Void, any Error>
+        switch input {
+        case .file(let url):
+          voice = VoiceAnalyticsMeter()
+          reading = Task {
+            let file = try AudioFile(forReading: url)
+            try await analyzer.start(inputAudioFile: file, finishAfterFile: true)
+            // Measured while the analysis runs, a minute at a time; decoding again is quick
+            // beside transcription.
+            let reader = try AudioFileReader(file: file)
+            while let chunk = try reader.read(frames: 960_000) { voice.append(chunk) }
+          }
+        case .live(let stream, let meter):
+          voice = meter
+          reading = Task {
             try await analyzer.start(inputSequence: stream)
             try await analyzer.finalizeAndFinishThroughEndOfInput()
           }
@@ -103,9 +114,8 @@ public final class SFSpeechRecognitionTask: @unchecked Sendable {
         report(.finishedReadingAudio)
         if isCancelled { return finish(.cancelled, report: report) }
         guard !words.isEmpty else { throw SFSpeechError(.noSpeechDetected) }
-        finish(
-          .final(SFSpeechRecognitionResult(bestTranscription: .joining(words, punctuated: punctuated), isFinal: true)),
-          report: report)
+        let transcription = SFTranscription.joining(words, punctuated: punctuated, voice: voice)
+        finish(.final(SFSpeechRecognitionResult(final: transcription, voice: voice)), report: report)
       } catch {
         finish(isCancelled ? .cancelled : .failed(error), report: report)
       }
@@ -125,7 +135,7 @@ public final class SFSpeechRecognitionTask: @unchecked Sendable {
   /// Where a task's audio comes from.
   enum Input: Sendable {
     case file(URL)
-    case live(AsyncStream<AnalyzerInput>)
+    case live(AsyncStream<AnalyzerInput>, voice: VoiceAnalyticsMeter)
   }
 
   /// The words of `result`, from its timed runs.

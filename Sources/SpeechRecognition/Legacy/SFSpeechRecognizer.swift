@@ -188,7 +188,7 @@ public final class SFSpeechRecognizer: @unchecked Sendable {
     }
     let input: SFSpeechRecognitionTask.Input
     switch request {
-    case let live as SFSpeechAudioBufferRecognitionRequest: input = .live(live.input)
+    case let live as SFSpeechAudioBufferRecognitionRequest: input = .live(live.input, voice: live.voice)
     case let file as SFSpeechURLRecognitionRequest: input = .file(file.url)
     default:
       report(.failed(SFSpeechError(.invalidRequest)))

@@ -30,9 +30,10 @@ public final class SFTranscription: @unchecked Sendable {
   /// A transcription of `words` (text, start, duration, confidence), joined by spaces; with
   /// `punctuated` false, punctuation is removed as Apple's recognizer does without
   /// `addsPunctuation`.
-  static func joining(_ words: [(text: String, start: Double, duration: Double, confidence: Float)], punctuated: Bool)
-    -> SFTranscription
-  {
+  static func joining(
+    _ words: [(text: String, start: Double, duration: Double, confidence: Float)], punctuated: Bool,
+    voice: VoiceAnalyticsMeter? = nil
+  ) -> SFTranscription {
     var text = ""
     var segments: [SFTranscriptionSegment] = []
     for word in words {
@@ -44,7 +45,8 @@ public final class SFTranscription: @unchecked Sendable {
       segments.append(
         SFTranscriptionSegment(
           substring: written, substringRange: NSRange(location: location, length: (written as NSString).length),
-          timestamp: word.start, duration: word.duration, confidence: word.confidence))
+          timestamp: word.start, duration: word.duration, confidence: word.confidence,
+          voiceAnalytics: voice?.analytics(from: word.start, to: word.start + word.duration)))
     }
     return SFTranscription(formattedString: text, segments: segments)
   }

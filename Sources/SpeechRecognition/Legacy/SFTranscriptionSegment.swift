@@ -15,11 +15,14 @@ public final class SFTranscriptionSegment: @unchecked Sendable {
   public let confidence: Float
   /// Other spellings the recognizer considered (empty: Whisper keeps one reading of each word).
   public let alternativeSubstrings: [String]
+  /// How the word was voiced, frame by frame, in a final result (Apple's older place for voice
+  /// analytics, beside ``SFSpeechRecognitionMetadata/voiceAnalytics``).
+  public let voiceAnalytics: SFVoiceAnalytics?
 
   /// Creates a segment.
   public init(
     substring: String, substringRange: NSRange, timestamp: TimeInterval, duration: TimeInterval, confidence: Float,
-    alternativeSubstrings: [String] = []
+    alternativeSubstrings: [String] = [], voiceAnalytics: SFVoiceAnalytics? = nil
   ) {
     self.substring = substring
     self.substringRange = substringRange
@@ -27,5 +30,6 @@ public final class SFTranscriptionSegment: @unchecked Sendable {
     self.duration = duration
     self.confidence = confidence
     self.alternativeSubstrings = alternativeSubstrings
+    self.voiceAnalytics = voiceAnalytics
   }
 }
