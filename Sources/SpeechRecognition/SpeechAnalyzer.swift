@@ -71,6 +71,9 @@ public actor SpeechAnalyzer {
   private let consumed = ConsumedInput()
   /// The context set by ``setContext(_:)``.
   public private(set) var context = AnalysisContext()
+  private var volatileRangeHandler: ((CMTimeRange, Bool, Bool) -> Void)?
+  private var reportedVolatileRange: CMTimeRange?
+  private var watchingVolatileRange: Task<Void, Never>?
 
   /// Creates an analyzer that will run `modules`.
   public init(modules: [any SpeechModule], options: Options? = nil) {
@@ -81,15 +84,16 @@ public actor SpeechAnalyzer {
   /// An analyzer that starts on `inputAudioFile` at once, as Apple's convenience initializer does:
   /// the context is set, then the file is decoded and its analysis begins.
   ///
-  /// - Parameter volatileRangeChangedHandler: accepted for compatibility; never called (results
-  ///   say which audio they cover in their `range`).
+  /// - Parameter volatileRangeChangedHandler: called as ``volatileRange`` changes (see
+  ///   ``setVolatileRangeChangedHandler(_:)``).
   /// - Throws: what ``setContext(_:)`` and ``start(inputAudioFile:finishAfterFile:)`` throw.
   public init(
     inputAudioFile: AVAudioFile, modules: [any SpeechModule], options: Options? = nil,
     analysisContext: AnalysisContext = AnalysisContext(), finishAfterFile: Bool = false,
-    volatileRangeChangedHandler: (@Sendable (CMTimeRange, Bool, Bool) -> Void)? = nil
+    volatileRangeChangedHandler: sending ((CMTimeRange, Bool, Bool) -> Void)? = nil
   ) async throws {
     self.init(modules: modules, options: options)
+    volatileRangeHandler = volatileRangeChangedHandler
     try await setContext(analysisContext)
     try await start(inputAudioFile: inputAudioFile, finishAfterFile: finishAfterFile)
   }
@@ -99,14 +103,16 @@ public actor SpeechAnalyzer {
   /// The sequence may be of any kind, throwing or not (an `AsyncStream`, an
   /// `AsyncThrowingStream`, ...); see ``start(inputSequence:)`` for what an error it throws does.
   ///
-  /// - Parameter volatileRangeChangedHandler: accepted for compatibility; never called.
+  /// - Parameter volatileRangeChangedHandler: called as ``volatileRange`` changes (see
+  ///   ``setVolatileRangeChangedHandler(_:)``).
   /// - Throws: what ``setContext(_:)`` and ``start(inputSequence:)`` throw.
   public init<InputSequence: AsyncSequence & Sendable>(
     inputSequence: InputSequence, modules: [any SpeechModule],
     options: Options? = nil, analysisContext: AnalysisContext = AnalysisContext(),
-    volatileRangeChangedHandler: (@Sendable (CMTimeRange, Bool, Bool) -> Void)? = nil
+    volatileRangeChangedHandler: sending ((CMTimeRange, Bool, Bool) -> Void)? = nil
   ) async throws where InputSequence.Element == AnalyzerInput {
     self.init(modules: modules, options: options)
+    volatileRangeHandler = volatileRangeChangedHandler
     try await setContext(analysisContext)
     try await start(inputSequence: inputSequence)
   }
@@ -159,9 +165,11 @@ public actor SpeechAnalyzer {
     let abort = abort
     let fileWindowLimit = fileWindowLimit
     let running = running
+    let consumed = consumed
     running.replace(with: modules.map { AnalyzerModuleSet.Entry(module: $0, live: nil) })
     let shouldAbort: @Sendable () -> Bool = { abort.isSet || Task.isCancelled }
     analysis = Task(priority: options?.priority) {
+      defer { consumed.state.withLock { $0.ended = true } }
       let windows = RecordingWindows(
         reader: reader, first: first, voiceActivityModelPath: voiceActivityModelPath, limit: fileWindowLimit)
       var end = 0
@@ -169,11 +177,13 @@ public actor SpeechAnalyzer {
         while let window = try await windows.next() {
           if shouldAbort() { throw SpeechTranscriptionError.cancelled }
           let offset = Double(window.start) / AudioFormat.speechAnalysis.sampleRate
+          end = window.start + window.audio.frameLength
+          consumed.state.withLock { $0.seconds = Double(end) / AudioFormat.speechAnalysis.sampleRate }
           // The modules running now: setModules(_:) may have changed them since the last window.
           for module in running.modules {
             try await module.analyze(window.audio, at: offset, shouldAbort: shouldAbort)
           }
-          end = window.start + window.audio.frameLength
+          consumed.state.withLock { $0.analysed = end }
         }
       } catch {
         for module in running.modules { module.finishResults(throwing: error) }
@@ -186,6 +196,7 @@ public actor SpeechAnalyzer {
         value: Int64(max(end, reader.framePosition)), timescale: Int32(AudioFormat.speechAnalysis.sampleRate))
     }
     if finishAfterFile { isFinished = true }
+    watchVolatileRange()
   }
 
   /// Starts analysing an AVFoundation-shaped file, as Apple's analyzer takes an `AVAudioFile`.
@@ -258,6 +269,70 @@ public actor SpeechAnalyzer {
         throw error
       }
     }
+    watchVolatileRange()
+  }
+
+  // MARK: - The volatile range
+
+  /// The audio whose results may still change: from the earliest result not yet final (pending,
+  /// or published as volatile) to the end of the input the analyzer has taken. Results outside it
+  /// will not be replaced, so an app may consolidate them. Empty when every result so far is
+  /// final; nil before any input.
+  public var volatileRange: CMTimeRange? {
+    get async { await currentVolatileRange() }
+  }
+
+  /// Sets (or, with nil, removes) a handler called as ``volatileRange`` changes, with whether its
+  /// start moved (earlier results became final) and whether its end moved (more input was
+  /// taken). It is called on the analyzer, about every 50 ms at most, until the analysis
+  /// finishes with every result final.
+  public func setVolatileRangeChangedHandler(_ handler: sending ((CMTimeRange, Bool, Bool) -> Void)?) {
+    volatileRangeHandler = handler
+    watchVolatileRange()
+  }
+
+  private func currentVolatileRange() async -> CMTimeRange? {
+    guard analysis != nil else { return nil }
+    let seconds = consumed.state.withLock { $0.seconds }
+    let end = LiveAudio.time(Int((seconds * Double(LiveAudio.sampleRate)).rounded()))
+    var start = end
+    if isLive {
+      for live in running.liveAnalyses {
+        if let unsettled = await live.unsettledStart { start = min(start, LiveAudio.time(unsettled)) }
+      }
+    } else {
+      // Within a window each module publishes as it goes; a finished window is final throughout.
+      let finished = LiveAudio.time(consumed.state.withLock { $0.analysed })
+      for module in running.modules { start = min(start, max(module.publishedThrough, finished)) }
+    }
+    return CMTimeRange(start: min(start, end), end: end)
+  }
+
+  /// Reports the volatile range to the handler while there is one and the analysis has not
+  /// finished with every result final.
+  private func watchVolatileRange() {
+    guard watchingVolatileRange == nil, analysis != nil, volatileRangeHandler != nil else { return }
+    watchingVolatileRange = Task { [weak self] in
+      while let self, await self.reportVolatileRange() {
+        try? await Task.sleep(for: .milliseconds(50))
+      }
+    }
+  }
+
+  /// Calls the handler when the range has changed; false once there is nothing more to report.
+  private func reportVolatileRange() async -> Bool {
+    guard let handler = volatileRangeHandler, let range = await currentVolatileRange() else {
+      watchingVolatileRange = nil
+      return false
+    }
+    if range != reportedVolatileRange {
+      let previous = reportedVolatileRange
+      reportedVolatileRange = range
+      handler(range, previous.map { $0.start != range.start } ?? true, previous.map { $0.end != range.end } ?? true)
+    }
+    let over = consumed.state.withLock { $0.ended } && range.duration == .zero
+    if over { watchingVolatileRange = nil }
+    return !over
   }
 
   /// Analyzes the buffers of `inputSequence` until it ends and returns the time just after its
@@ -461,7 +536,9 @@ public actor SpeechAnalyzer {
   }
 }
 
-/// How far a live analysis has read its input, shared with the task that reads it.
+/// How far an analysis has read its input, shared with the task that reads it: seconds of input
+/// taken, whether it has ended, and (for a file) where every module has finished its windows, in
+/// 16 kHz samples.
 private final class ConsumedInput: Sendable {
-  let state = Mutex((seconds: 0.0, ended: false))
+  let state = Mutex((seconds: 0.0, ended: false, analysed: 0))
 }

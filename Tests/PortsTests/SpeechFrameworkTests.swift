@@ -118,6 +118,49 @@ struct SpeechFrameworkTests {
     return (supported, installed)
   }
 
+  @Test("the volatile range runs from the first result not yet final to the input taken, and ends empty")
+  func volatileRange() async throws {
+    let speech = try AudioFile(forReading: Fixtures.jfk).read()
+    let end = CMTime(value: Int64(speech.frameLength), timescale: 16_000)
+    // Live, as the input arrives: the handler hears the range grow and settle.
+    let transcriber = SpeechTranscriber(
+      locale: Locale(identifier: "en_US"), transcriptionOptions: [], reportingOptions: [.volatileResults],
+      attributeOptions: [])
+    let (input, builder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+    let ranges = RangeLog()
+    let analyzer = try await SpeechAnalyzer(inputSequence: input, modules: [transcriber]) { range, _, _ in
+      ranges.add(range)
+    }
+    let results = Task { for try await _ in transcriber.results {} }
+    for start in stride(from: 0, to: speech.frameLength, by: 1_600) {
+      builder.yield(
+        AnalyzerInput(buffer: AVAudioPCMBuffer(speech.frames(start..<min(start + 1_600, speech.frameLength)))))
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    builder.finish()
+    try await analyzer.finalizeAndFinishThroughEndOfInput()
+    try await results.value
+    let settled = try #require(await analyzer.volatileRange)
+    #expect(settled.isEmpty && settled.end == end, "\(settled)")
+    let deadline = Date().addingTimeInterval(5)
+    while ranges.all.last != settled, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    let seen = ranges.all
+    #expect(seen.last == settled, "the handler heard the range settle: \(seen.suffix(3))")
+    #expect(seen.contains { !$0.isEmpty }, "some results were volatile or pending along the way")
+    #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.start <= $1.start && $0.end <= $1.end }, "\(seen)")
+
+    // A file: every window's results are final once it is done.
+    let fileTranscriber = SpeechTranscriber(locale: Locale(identifier: "en_US"), preset: .transcription)
+    let fileRanges = RangeLog()
+    let fileAnalyzer = SpeechAnalyzer(modules: [fileTranscriber])
+    await fileAnalyzer.setVolatileRangeChangedHandler { range, _, _ in fileRanges.add(range) }
+    #expect(await fileAnalyzer.volatileRange == nil, "no input yet")
+    try await fileAnalyzer.start(inputAudioFile: try AVAudioFile(forReading: Fixtures.jfk), finishAfterFile: true)
+    for try await _ in fileTranscriber.results {}
+    let fileSettled = try #require(await fileAnalyzer.volatileRange)
+    #expect(fileSettled.isEmpty && fileSettled.end == end, "\(fileSettled)")
+  }
+
   @Test("finalize(through:) on a file returns once results reach that time, before the file is done")
   func finalizeFile() async throws {
     let clips = try Fixtures.librivox.map { try AudioFile(forReading: $0.audio) }
@@ -225,4 +268,12 @@ nonisolated final class ProgressBox: @unchecked Sendable {
   private var progress: Progress?
   func set(_ value: Progress) { lock.withLock { progress = value } }
   var value: Progress? { lock.withLock { progress } }
+}
+
+/// The volatile ranges a handler heard, across threads.
+private final class RangeLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var ranges: [CMTimeRange] = []
+  func add(_ range: CMTimeRange) { lock.withLock { ranges.append(range) } }
+  var all: [CMTimeRange] { lock.withLock { ranges } }
 }

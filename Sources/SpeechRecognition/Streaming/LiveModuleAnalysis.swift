@@ -17,4 +17,8 @@ protocol LiveModuleAnalysis: Sendable {
 
   /// Stops at once, publishing nothing more.
   func cancel() async
+
+  /// The earliest sample whose results may still change (pending or volatile), or nil when the
+  /// results of all the audio given so far are final.
+  var unsettledStart: Int? { get async }
 }

@@ -49,6 +49,9 @@ actor LiveSpeechDetection: LiveModuleAnalysis {
     end = audio.end
   }
 
+  /// The stretch in progress, which is published when it ends.
+  var unsettledStart: Int? { !isDone && end > stretchStart ? stretchStart : nil }
+
   func finalize(through position: Int?) {
     // Stretches are published as they end; the one in progress has not ended.
   }

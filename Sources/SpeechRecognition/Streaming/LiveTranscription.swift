@@ -224,6 +224,26 @@ actor LiveTranscription: LiveModuleAnalysis {
     if let failure { throw failure }
   }
 
+  /// The first final decode queued or running (from the words it has still to publish), else the
+  /// open utterance after its committed words, else the silence kept for a next utterance to
+  /// start in (``keptForNextUtterance``).
+  var unsettledStart: Int? {
+    var starts = finals.map(\.publishedStart)
+    if let running, running.job.isFinal { starts.append(running.job.publishedStart) }
+    if let start = utteranceStart {
+      starts.append(commitsStableWords ? max(start, committedEnd) : start)
+    } else if pendingEnd > pendingStart {
+      starts.append(max(pendingStart, pendingEnd - keptForNextUtterance))
+    }
+    return starts.min()
+  }
+
+  /// Samples of silence kept at the end of the input: a next utterance opens this far back at
+  /// most (its pre-roll, the speech that confirms it, a window of judging).
+  private var keptForNextUtterance: Int {
+    policy.preRoll + policy.activity.minimumSpeech + VoiceActivityDetector.windowSize
+  }
+
   func cancel() {
     isCancelled = true
     finals.removeAll()
@@ -283,7 +303,7 @@ actor LiveTranscription: LiveModuleAnalysis {
 
   /// Between utterances, keeps only the moments of silence a next utterance might start with.
   private func dropSilence() {
-    let keep = policy.preRoll + policy.activity.minimumSpeech + VoiceActivityDetector.windowSize
+    let keep = keptForNextUtterance
     // Drop in blocks of a second rather than window by window.
     guard pending.count > keep + LiveAudio.sampleRate else { return }
     let drop = pending.count - keep
