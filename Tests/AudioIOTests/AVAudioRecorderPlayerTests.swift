@@ -93,6 +93,27 @@ struct AVAudioRecorderPlayerTests {
     #expect(difference < 0.001, "the part before the pause is the microphone's audio: \(difference)")
   }
 
+  @Test("a recorder let go while recording stops, and its file keeps what it recorded")
+  func releasedRecorderStops() async throws {
+    _ = try microphonePlayingJFK()
+    defer { AVAudioEngine.inputDevice = .default }
+    let folder = Fixtures.temporaryFolder("recorder")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let url = folder.appendingPathComponent("memo.wav")
+    do {
+      let recorder = try AVAudioRecorder(url: url, settings: memoSettings)
+      #expect(recorder.record())
+      let deadline = Date().addingTimeInterval(20)
+      while recorder.currentTime < 0.5, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    }
+    try await Task.sleep(for: .milliseconds(300))
+    let size = { (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0 }
+    let settled = size()
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(size() == settled, "nothing is written once the recorder is gone")
+    #expect(try AudioFile(forReading: url).read().duration >= 0.5, "what it recorded stays, playable")
+  }
+
   @Test("bad settings and a missing microphone fail with a reason, and record() says it did not start")
   func failures() throws {
     let folder = Fixtures.temporaryFolder("recorder")

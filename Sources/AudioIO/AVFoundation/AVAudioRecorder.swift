@@ -192,16 +192,25 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
     }
     guard let started else { return true }
     guard case .success(let stream) = started else { return false }
-    Task.detached { [self] in
+    // A recorder let go while it records stops, as on Apple's platforms: the loop ends, and the
+    // stream it drops stops the capture.
+    Task.detached { [weak self] in
       var failure: (any Error)?
       do {
-        for try await buffer in stream { try append(buffer) }
+        for try await buffer in stream {
+          guard let self else { break }
+          try self.append(buffer)
+        }
       } catch {
         failure = error
       }
-      captureEnded(failure)
+      self?.captureEnded(failure)
     }
     return true
+  }
+
+  deinit {
+    state.withLock { $0.capture }?.stop()
   }
 
   /// Writes `buffer` to the file and keeps it for the meters.
