@@ -226,6 +226,39 @@ struct AVAudioRecorderPlayerTests {
     #expect(player.volume == 0.2)
   }
 
+  @Test("rate plays faster or slower at the same pitch once enableRate is set")
+  func rates() async throws {
+    AVAudioEngine.outputDevice = MicrophoneCaptureTestDevices.speakerName
+    defer { AVAudioEngine.outputDevice = "default" }
+    let tone = AudioBuffer(
+      format: .speechAnalysis, samples: (0..<16_000).map { Float(0.5 * sin(2 * Double.pi * 200 * Double($0) / 16_000)) }
+    )
+    let data = WAVWriter.fileData(for: tone)
+    // Each run: how long it played, and how often the heard wave crosses zero a second.
+    func play(rate: Float, enabled: Bool) async throws -> (seconds: Double, crossings: Double) {
+      try MicrophoneCaptureTestDevices.clearSpeaker()
+      let player = try AVAudioPlayer(data: data)
+      player.enableRate = enabled
+      player.rate = rate
+      let delegate = Finish()
+      player.delegate = delegate
+      player.play()
+      try await delegate.wait()
+      let heard = try MicrophoneCaptureTestDevices.speakerOutput().samples
+      let middle = heard[(heard.count / 10)..<(heard.count * 9 / 10)]
+      let crossings = zip(middle, middle.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+      return (Double(heard.count) / 16_000, Double(crossings) / (Double(middle.count) / 16_000))
+    }
+    let fast = try await play(rate: 2, enabled: true)
+    #expect(abs(fast.seconds - 0.5) < 0.03, "twice as fast: \(fast.seconds) s")
+    #expect(abs(fast.crossings / 400 - 1) < 0.03, "still 200 Hz: \(fast.crossings / 2) Hz")
+    let slow = try await play(rate: 0.5, enabled: true)
+    #expect(abs(slow.seconds - 2) < 0.03, "half as fast: \(slow.seconds) s")
+    #expect(abs(slow.crossings / 400 - 1) < 0.03, "still 200 Hz: \(slow.crossings / 2) Hz")
+    let ignored = try await play(rate: 2, enabled: false)
+    #expect(abs(ignored.seconds - 1) < 0.01, "without enableRate the rate does not apply: \(ignored.seconds) s")
+  }
+
   @Test("a player for a file that is not audio throws; a speaker that does not exist is reported to the delegate")
   func playerFailures() async throws {
     let folder = Fixtures.temporaryFolder("player")

@@ -13,9 +13,9 @@ import Synchronization
 /// damaged file throws then. Playing happens on a thread of its own through ALSA's
 /// ``AVAudioEngine/outputDevice``; ``currentTime`` follows what the device has really played,
 /// and setting it while playing moves there at once. ``volume``, ``pan`` and
-/// ``setVolume(_:fadeDuration:)`` are heard within 20 ms. Differences on Linux: ``rate`` is kept
-/// but audio plays at its own speed, and the delegate hears `successfully: false` when the
-/// output device fails (``playbackError``, our extension, says why).
+/// ``setVolume(_:fadeDuration:)`` are heard within 20 ms; ``rate`` changes the speed but not the
+/// pitch (``TimeStretcher``). Differences on Linux: the delegate hears `successfully: false` when
+/// the output device fails (``playbackError``, our extension, says why).
 public final class AVAudioPlayer: NSObject, @unchecked Sendable {
   /// The file played, when the player was made from one.
   public let url: URL?
@@ -173,14 +173,22 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
     set { state.withLock { $0.pan = min(max(newValue, -1), 1) } }
   }
 
-  /// The playing speed asked for, 0.5 to 2, kept for code that sets it; audio plays at its own
-  /// speed here.
+  /// The playing speed, 0.5 (half) to 2 (twice), at the audio's own pitch; it applies when
+  /// ``enableRate`` is set, as on Apple's platforms, and a change while playing is heard at once.
   public var rate: Float {
     get { state.withLock { $0.rate } }
-    set { state.withLock { $0.rate = min(max(newValue, 0.5), 2) } }
+    set {
+      let restart = state.withLock { state -> Bool in
+        state.rate = min(max(newValue, 0.5), 2)
+        guard state.playing, state.enableRate else { return false }
+        state.generation += 1
+        return true
+      }
+      if restart { startThread(after: 0) }
+    }
   }
 
-  /// Whether ``rate`` may be changed, as Apple asks before ``prepareToPlay()``.
+  /// Whether ``rate`` applies; set it before playing, as Apple asks before ``prepareToPlay()``.
   public var enableRate: Bool {
     get { state.withLock { $0.enableRate } }
     set { state.withLock { $0.enableRate = newValue } }
@@ -269,6 +277,8 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
     let period = max(Int(format.sampleRate) / 50, 1)
     var loopsLeft = state.withLock { $0.numberOfLoops }
     var cursor = state.withLock { $0.position }
+    let speed = state.withLock { $0.enableRate ? Double($0.rate) : 1 }
+    var stretcher = speed == 1 ? nil : TimeStretcher(rate: speed, format: format, from: cursor)
     var sent = 0
     // Where each pass began, in frames of the session and of the audio.
     var passes: [(session: Int, audio: Int)] = [(0, cursor)]
@@ -278,25 +288,39 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
         format: format, on: AVAudioEngine.outputDevice, shouldStop: { !current() },
         played: { frames in
           let pass = passes.last { $0.session <= frames } ?? passes[0]
-          let position = min(pass.audio + frames - pass.session, audio.frameLength)
+          let position = min(pass.audio + Int(Double(frames - pass.session) * speed), audio.frameLength)
           state.withLock { state in
             if state.generation == generation { state.position = position }
           }
         },
         next: {
-          if cursor >= audio.frameLength {
-            guard loopsLeft != 0, audio.frameLength > 0 else { return nil }
-            if loopsLeft > 0 { loopsLeft -= 1 }
-            cursor = 0
-            passes.append((sent, 0))
+          while true {
+            if cursor >= audio.frameLength {
+              guard loopsLeft != 0, audio.frameLength > 0 else { return nil }
+              if loopsLeft > 0 { loopsLeft -= 1 }
+              cursor = 0
+              passes.append((sent, 0))
+              if speed != 1 { stretcher = TimeStretcher(rate: speed, format: format, from: 0) }
+            }
+            var samples: [Float]
+            if var stretching = stretcher {
+              guard let stretched = stretching.next(from: audio) else {
+                cursor = audio.frameLength
+                continue
+              }
+              samples = stretched
+              cursor = min(stretching.position, audio.frameLength - 1)
+              stretcher = stretching
+            } else {
+              let count = min(period, audio.frameLength - cursor)
+              samples = Array(audio.samples[(cursor * channels)..<((cursor + count) * channels)])
+              cursor += count
+            }
+            let gains = self.gains()
+            for index in samples.indices { samples[index] *= gains[index % channels] }
+            sent += samples.count / channels
+            return samples[...]
           }
-          let count = min(period, audio.frameLength - cursor)
-          var samples = Array(audio.samples[(cursor * channels)..<((cursor + count) * channels)])
-          let gains = self.gains()
-          for index in samples.indices { samples[index] *= gains[index % channels] }
-          cursor += count
-          sent += count
-          return samples[...]
         })
     } catch {
       failure = error
