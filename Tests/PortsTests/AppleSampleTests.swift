@@ -74,6 +74,28 @@ struct AppleSampleTests {
     #expect(correlation > 0.9, "what was played back is what was recorded: correlation \(correlation)")
   }
 
+  @Test("a memo played at one and a half times its speed keeps its words")
+  func fasterPlayback() async throws {
+    try MicrophoneCaptureTestDevices.clearSpeaker()
+    AVAudioEngine.outputDevice = MicrophoneCaptureTestDevices.speakerName
+    defer { AVAudioEngine.outputDevice = "default" }
+    let player = try AVAudioPlayer(contentsOf: Fixtures.jfk)
+    player.enableRate = true
+    player.rate = 1.5
+    player.play()
+    let deadline = Date().addingTimeInterval(30)
+    while player.isPlaying, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    let heard = try MicrophoneCaptureTestDevices.speakerOutput()
+    #expect(abs(heard.duration - 11.0 / 1.5) < 0.1, "\(heard.duration) s")
+    let folder = Fixtures.temporaryFolder("faster")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("faster.wav")
+    try WAVWriter.write(heard, to: file)
+    let text = try await FileTranscriber(model: .base).transcribe(file).text
+    let rate = WordErrorRate(reference: Fixtures.jfkText, hypothesis: text)
+    #expect(rate.edits <= 1, "\(text)")
+  }
+
   @Test("without addsPunctuation the text has none; a file with no speech ends with an error")
   func punctuationAndSilence() async throws {
     let recognizer = try #require(SFSpeechRecognizer(locale: Locale(identifier: "en-US")))
