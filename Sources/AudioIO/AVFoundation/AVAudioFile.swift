@@ -71,9 +71,7 @@ public final class AVAudioFile: @unchecked Sendable {
   /// Creates the file as ``init(forWriting:settings:)`` describes, for buffers of `processing`.
   private init(forWriting url: URL, settings: [String: Any], processing: AVAudioCommonFormat) throws {
     let asked = try AudioSettings(settings, for: url)
-    writer = try WAVWriter(
-      url: url, format: AudioFormat(sampleRate: asked.sampleRate, channelCount: asked.channels),
-      encoding: asked.encoding)
+    writer = try WAVWriter(url: url, format: asked.fileFormat.floatFormat, encoding: asked.encoding)
     reader = nil
     self.url = url
     fileFormat = asked.fileFormat

@@ -49,20 +49,21 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
     var metering = false
     var levels: AudioLevels
     var error: (any Error)?
+
+    /// The volume at `time`: where a fade has got, or the volume set.
+    func volume(at time: TimeInterval) -> Float {
+      guard let fade else { return volume }
+      let done = min(max((time - fade.start) / fade.duration, 0), 1)
+      return fade.from + (fade.to - fade.from) * Float(done)
+    }
   }
   private let state: Mutex<State>
 
   /// A player for the audio file at `url`.
   ///
   /// - Throws: ``AudioIOError`` when the file is missing, empty, a folder, or holds no audio.
-  public init(contentsOf url: URL) throws {
-    let file = try AudioFile(forReading: url)
-    let format = AudioFormat(sampleRate: file.fileFormat.sampleRate, channelCount: file.fileFormat.channels)
-    audio = try file.read(format: format)
-    self.url = url
-    data = nil
-    self.format = format
-    state = Mutex(State(levels: AudioLevels(channels: format.channels)))
+  public convenience init(contentsOf url: URL) throws {
+    try self.init(decoding: AudioFile(forReading: url), url: url, data: nil)
   }
 
   /// A player for the audio file at `url`; the hint is not needed, the file's content says what
@@ -74,7 +75,7 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
   /// A player for `data`, the bytes of an audio file in any format FFmpeg reads.
   ///
   /// - Throws: ``AudioIOError`` when the data holds no audio.
-  public init(data: Data) throws {
+  public convenience init(data: Data) throws {
     let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("voicenotes-player-\(UUID())")
     defer { try? FileManager.default.removeItem(at: temporary) }
     do {
@@ -82,12 +83,15 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
     } catch {
       throw AudioIOError.writeFailed(path: temporary.path, detail: FileSystemFailure.reason(for: error))
     }
-    let file = try AudioFile(forReading: temporary)
-    let format = AudioFormat(sampleRate: file.fileFormat.sampleRate, channelCount: file.fileFormat.channels)
+    try self.init(decoding: AudioFile(forReading: temporary), url: nil, data: data)
+  }
+
+  /// A player of `file`'s audio, decoded at its own rate and channel count.
+  private init(decoding file: AudioFile, url: URL?, data: Data?) throws {
+    format = file.fileFormat.floatFormat
     audio = try file.read(format: format)
-    url = nil
+    self.url = url
     self.data = data
-    self.format = format
     state = Mutex(State(levels: AudioLevels(channels: format.channels)))
   }
 
@@ -141,7 +145,7 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
 
   /// The volume, 0 (silent) to 1 (the audio's own level).
   public var volume: Float {
-    get { state.withLock { $0.fade.map { Self.level(of: $0, at: deviceCurrentTime) } ?? $0.volume } }
+    get { state.withLock { $0.volume(at: deviceCurrentTime) } }
     set {
       state.withLock {
         $0.volume = min(max(newValue, 0), 1)
@@ -155,16 +159,10 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
     let now = deviceCurrentTime
     state.withLock { state in
       let target = min(max(volume, 0), 1)
-      let current = state.fade.map { Self.level(of: $0, at: now) } ?? state.volume
+      let current = state.volume(at: now)
       state.volume = target
       state.fade = duration > 0 ? Fade(from: current, to: target, start: now, duration: duration) : nil
     }
-  }
-
-  /// The volume a fade has reached at `time`.
-  private static func level(of fade: Fade, at time: TimeInterval) -> Float {
-    let done = min(max((time - fade.start) / fade.duration, 0), 1)
-    return fade.from + (fade.to - fade.from) * Float(done)
   }
 
   /// Where stereo audio sits, -1 (left only) to 1 (right only); 0 leaves both channels as they are.
@@ -343,8 +341,7 @@ public final class AVAudioPlayer: NSObject, @unchecked Sendable {
   private func gains() -> [Float] {
     let now = deviceCurrentTime
     return state.withLock { state in
-      let volume = state.fade.map { Self.level(of: $0, at: now) } ?? state.volume
-      return AVAudioPlayerNode.gains(channels: format.channels, volume: volume, pan: state.pan)
+      AVAudioPlayerNode.gains(channels: format.channels, volume: state.volume(at: now), pan: state.pan)
     }
   }
 

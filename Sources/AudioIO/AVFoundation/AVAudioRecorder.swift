@@ -113,9 +113,7 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
   private func prepare(_ state: inout State) -> Bool {
     guard state.writer == nil else { return true }
     do {
-      state.writer = try WAVWriter(
-        url: url, format: AudioFormat(sampleRate: asked.sampleRate, channelCount: asked.channels),
-        encoding: asked.encoding)
+      state.writer = try WAVWriter(url: url, format: asked.fileFormat.floatFormat, encoding: asked.encoding)
       state.error = nil
       return true
     } catch {
@@ -177,8 +175,7 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
       guard state.generation == generation, state.recording else { return nil }
       do {
         let capture = try MicrophoneCapture(
-          device: AVAudioEngine.inputDevice,
-          outputFormat: AudioFormat(sampleRate: asked.sampleRate, channelCount: asked.channels))
+          device: AVAudioEngine.inputDevice, outputFormat: asked.fileFormat.floatFormat)
         let stream = try capture.start(forDuration: duration)
         state.capture = capture
         state.ending = nil
@@ -240,8 +237,13 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
       return failure == nil
     }
     guard let finished else { return }
+    tellDelegateFinished(successfully: finished)
+  }
+
+  /// Tells the delegate, on the main queue, that the recording has finished.
+  private func tellDelegateFinished(successfully: Bool) {
     DispatchQueue.main.async { [self] in
-      delegate?.audioRecorderDidFinishRecording(self, successfully: finished)
+      delegate?.audioRecorderDidFinishRecording(self, successfully: successfully)
     }
   }
 
@@ -264,9 +266,7 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
         // a recording that has audio has finished.
         try? writer.close()
         state.writer = nil
-        if writer.framesWritten > 0 {
-          DispatchQueue.main.async { [self] in delegate?.audioRecorderDidFinishRecording(self, successfully: true) }
-        }
+        if writer.framesWritten > 0 { tellDelegateFinished(successfully: true) }
       }
       if state.capture != nil { state.ending = ending }
       return state.capture

@@ -15,18 +15,18 @@ public final class SFSpeechRecognitionResult: @unchecked Sendable {
   public let speechRecognitionMetadata: SFSpeechRecognitionMetadata?
 
   /// Creates a result.
-  public init(bestTranscription: SFTranscription, transcriptions: [SFTranscription]? = nil, isFinal: Bool) {
+  public convenience init(bestTranscription: SFTranscription, transcriptions: [SFTranscription]? = nil, isFinal: Bool) {
+    self.init(bestTranscription: bestTranscription, transcriptions: transcriptions, isFinal: isFinal, voice: nil)
+  }
+
+  /// A result whose metadata, when it is final, carries the voice analytics `voice` measured.
+  init(
+    bestTranscription: SFTranscription, transcriptions: [SFTranscription]? = nil, isFinal: Bool,
+    voice: VoiceAnalyticsMeter?
+  ) {
     self.bestTranscription = bestTranscription
     self.transcriptions = transcriptions ?? [bestTranscription]
     self.isFinal = isFinal
-    speechRecognitionMetadata = isFinal ? SFSpeechRecognitionMetadata(bestTranscription) : nil
-  }
-
-  /// A final result whose metadata carries the voice analytics `voice` measured.
-  init(final bestTranscription: SFTranscription, voice: VoiceAnalyticsMeter) {
-    self.bestTranscription = bestTranscription
-    transcriptions = [bestTranscription]
-    isFinal = true
-    speechRecognitionMetadata = SFSpeechRecognitionMetadata(bestTranscription, voice: voice)
+    speechRecognitionMetadata = isFinal ? SFSpeechRecognitionMetadata(bestTranscription, voice: voice) : nil
   }
 }

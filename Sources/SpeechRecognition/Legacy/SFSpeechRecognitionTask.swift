@@ -115,7 +115,9 @@ public final class SFSpeechRecognitionTask: @unchecked Sendable {
         if isCancelled { return finish(.cancelled, report: report) }
         guard !words.isEmpty else { throw SFSpeechError(.noSpeechDetected) }
         let transcription = SFTranscription.joining(words, punctuated: punctuated, voice: voice)
-        finish(.final(SFSpeechRecognitionResult(final: transcription, voice: voice)), report: report)
+        finish(
+          .final(SFSpeechRecognitionResult(bestTranscription: transcription, isFinal: true, voice: voice)),
+          report: report)
       } catch {
         finish(isCancelled ? .cancelled : .failed(error), report: report)
       }

@@ -85,12 +85,15 @@ final class VoiceAnalyticsMeter: Sendable {
   /// Apple's voice analytics of the frames from `start` to `end` seconds; nil when no frame
   /// falls in that stretch.
   func analytics(from start: TimeInterval, to end: TimeInterval) -> SFVoiceAnalytics? {
-    let all = frames
-    // Frame positions as Doubles first: an end of .infinity means the last frame.
-    let first = Int(min(max(0, (start / Self.frameDuration).rounded(.down)), Double(all.count)))
-    let last = Int(min(max(0, (end / Self.frameDuration).rounded(.up)), Double(all.count)))
-    guard first < last else { return nil }
-    let frames = Array(all[first..<last])
+    // Only the stretch's frames are copied: a final result asks once for each of its words.
+    let frames = state.withLock { state -> [Frame] in
+      // Frame positions as Doubles first: an end of .infinity means the last frame.
+      let count = Double(state.frames.count)
+      let first = Int(min(max(0, (start / Self.frameDuration).rounded(.down)), count))
+      let last = Int(min(max(0, (end / Self.frameDuration).rounded(.up)), count))
+      return first < last ? Array(state.frames[first..<last]) : []
+    }
+    guard !frames.isEmpty else { return nil }
     let periods = frames.compactMap(\.period).sorted()
     let median = periods.isEmpty ? 0 : periods[periods.count / 2]
     var jitter: [Double] = []
