@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModels
+import ModelSupport
 import Synchronization
 import VoiceNotes
 
@@ -141,7 +142,7 @@ struct AnalysisBenchmark {
     let errors = Pipe()
     process.standardOutput = output
     process.standardError = errors
-    try process.run()
+    try process.runWithDefaultSignals()
     // Standard error is read on its own thread so that neither pipe fills while the other is read.
     let errorText = Mutex("")
     let finished = DispatchSemaphore(value: 0)
@@ -254,7 +255,7 @@ struct AnalysisBenchmark {
     process.environment = environment
     let output = Pipe()
     process.standardOutput = output
-    try process.run()
+    try process.runWithDefaultSignals()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {

@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModels
+import ModelSupport
 import VoiceNotes
 
 /// Search by meaning at scale: the generated library of the search benchmark (100,000 notes)
@@ -104,7 +105,7 @@ struct SemanticBenchmark {
     process.arguments = ["-c", script, matrix.path]
     let pipe = Pipe()
     process.standardOutput = pipe
-    try process.run()
+    try process.runWithDefaultSignals()
     process.waitUntilExit()
     let parts = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       .split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }

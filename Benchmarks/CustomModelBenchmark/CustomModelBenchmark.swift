@@ -1,5 +1,6 @@
 import AudioIO
 import Foundation
+import ModelSupport
 import SpeechRecognition
 import VoiceNotes
 
@@ -150,7 +151,7 @@ struct CustomModelBenchmark {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["espeak-ng", "-v", voice, "-s", String(speed), "-w", file.path, text]
-    try process.run()
+    try process.runWithDefaultSignals()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { throw BenchmarkFailure("espeak-ng failed for \(text)") }
     return file

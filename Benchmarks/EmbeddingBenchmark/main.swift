@@ -6,6 +6,7 @@
 //   EmbeddingBenchmark [--runs R] [--no-numpy]
 import Foundation
 import LanguageModels
+import ModelSupport
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let runs =
@@ -101,7 +102,7 @@ do {
     process.arguments = [script.path, "--bench", wheel.path, list.path]
     let pipe = Pipe()
     process.standardOutput = pipe
-    try process.run()
+    try process.runWithDefaultSignals()
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     print(output.trimmingCharacters(in: .whitespacesAndNewlines))

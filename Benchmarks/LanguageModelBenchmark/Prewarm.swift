@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModels
+import ModelSupport
 
 /// `prewarm`: how much sooner the first snapshot arrives after `session.prewarm()`.
 ///
@@ -101,7 +102,7 @@ private func runChild(_ arguments: Arguments, mode: String) throws -> ChildResul
   ]
   let output = Pipe()
   process.standardOutput = output
-  try process.run()
+  try process.runWithDefaultSignals()
   let data = output.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
   guard process.terminationStatus == 0,

@@ -22,7 +22,7 @@ package enum ShellCommand {
     }
     let command = arguments.prefix(3).joined(separator: " ")
     do {
-      try process.run()
+      try process.runWithDefaultSignals()
     } catch {
       throw .toolFailed(command: command, detail: error.localizedDescription)
     }

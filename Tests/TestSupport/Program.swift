@@ -1,4 +1,5 @@
 import Foundation
+import ModelSupport
 
 /// Runs a program to completion and captures what it printed.
 public struct Program: Sendable {
@@ -30,7 +31,7 @@ public struct Program: Sendable {
     process.standardOutput = output
     process.standardError = error
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try process.runWithDefaultSignals()
     // Read both pipes concurrently so a chatty program cannot fill one and block.
     nonisolated(unsafe) var errorData = Data()
     let readers = DispatchGroup()

@@ -1,4 +1,5 @@
 import Foundation
+import ModelSupport
 import Networking
 import Synchronization
 
@@ -100,7 +101,7 @@ public final class ReferenceServer: @unchecked Sendable {
       let log = try FileHandle(forWritingTo: logFile)
       process.standardOutput = log
       process.standardError = log
-      try process.run()
+      try process.runWithDefaultSignals()
     } catch {
       throw .cannotStart(program.path, "\(error)")
     }

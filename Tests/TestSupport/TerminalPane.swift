@@ -1,4 +1,5 @@
 import Foundation
+import ModelSupport
 
 /// A terminal of a fixed size for tests: a detached tmux session on its own server socket, in
 /// which a command runs while its standard error goes to a file; what the terminal held,
@@ -115,7 +116,7 @@ public struct TerminalPane: Sendable {
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try process.runWithDefaultSignals()
     let deadline = Date().addingTimeInterval(30)
     while process.isRunning && Date() < deadline { usleep(20_000) }
     guard !process.isRunning else {

@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModels
+import ModelSupport
 import TestSupport
 import Testing
 
@@ -74,7 +75,7 @@ struct NotePipelineTests {
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     process.standardOutput = FileHandle.nullDevice
     process.standardError = try FileHandle(forWritingTo: log)
-    try process.run()
+    try process.runWithDefaultSignals()
     // Wait until the note is being analysed, then kill the process without warning.
     let deadline = Date().addingTimeInterval(120)
     var sawAnalysis = false

@@ -1,4 +1,5 @@
 import Foundation
+import ModelSupport
 import TestSupport
 import Testing
 
@@ -15,7 +16,7 @@ struct ServeCommandTests {
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try process.runWithDefaultSignals()
     var text = ""
     let deadline = Date(timeIntervalSinceNow: 30)
     while !text.contains("\n"), Date() < deadline, process.isRunning {

@@ -1,5 +1,6 @@
 import AudioIO
 import Foundation
+import ModelSupport
 import TestSupport
 import Testing
 import VoiceNotes
@@ -61,7 +62,7 @@ struct RecordCommandTests {
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try process.runWithDefaultSignals()
     var said = ""
     while !said.contains("recording note") {
       let data = errors.fileHandleForReading.availableData

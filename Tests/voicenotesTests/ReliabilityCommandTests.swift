@@ -1,4 +1,5 @@
 import Foundation
+import ModelSupport
 import Synchronization
 import TestSupport
 import Testing
@@ -281,7 +282,7 @@ struct ReliabilityCommandTests {
     let errors = Pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
-    try process.run()
+    try process.runWithDefaultSignals()
     var text = ""
     let deadline = Date(timeIntervalSinceNow: 60)
     let reader = errors.fileHandleForReading

@@ -44,7 +44,7 @@ public struct TLSCertificate: Sendable {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     do {
-      try process.run()
+      try process.runWithDefaultSignals()
       process.waitUntilExit()
     } catch {
       throw TLSCertificateError.cannotCreate(detail: "openssl could not run (\(error.localizedDescription))")

@@ -1,6 +1,7 @@
 import CommandLineParsing
 import Foundation
 import LanguageModels
+import ModelSupport
 import SpeechRecognition
 import VoiceNotes
 import WebServer
@@ -202,7 +203,7 @@ struct ServeCommand: ParsableCommand {
     process.arguments = ["xdg-open", url]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
-    if (try? process.run()) == nil {
+    if (try? process.runWithDefaultSignals()) == nil {
       ProgressReporter.write("voicenotes: could not open a browser (xdg-open); open \(url) yourself\n")
     }
   }
