@@ -78,7 +78,7 @@ public struct TerminalPane: Sendable {
   /// Waits (at most `timeout` seconds) for the command to end, then reads what it left.
   public func waitForExit(timeout: TimeInterval) throws -> Run {
     let deadline = Date().addingTimeInterval(timeout)
-    while !FileManager.default.fileExists(atPath: statusFile.path) && Date() < deadline { usleep(500_000) }
+    while !FileManager.default.fileExists(atPath: statusFile.path) && Date() < deadline { usleep(50_000) }
     let code = (try? String(contentsOf: statusFile, encoding: .utf8)).flatMap {
       Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
     }

@@ -8,7 +8,11 @@ import VoiceNotes
 @Suite("voicenotes vocabulary", .serialized)
 struct VocabularyCommandTests {
   func voicenotes(_ arguments: [String], library: URL) throws -> Program {
-    try Program.run([Fixtures.program.path] + arguments + ["--library", library.path])
+    // No analysis: these tests are about the transcript's words, and the analysis of each import
+    // would take most of their time.
+    try Program.run(
+      [Fixtures.program.path] + arguments + ["--library", library.path],
+      environment: ["VOICENOTES_LANGUAGE_MODEL": "off"])
   }
 
   /// Imports `audio` (again, when the library has it already) and returns its transcript as
