@@ -49,6 +49,8 @@ struct AnalysisScaffoldTests {
     #expect(doctor.names == 2, "\(doctor)")
     let pronouns = AnalysisScaffold.nameSpans(of: "She said I should ask Sam.")
     #expect(pronouns.spans == ["Sam"] && pronouns.names == 1, "\(pronouns)")
+    let auxiliary = AnalysisScaffold.nameSpans(of: "Had he married a more amiable woman, Mr. Dashwood might have been.")
+    #expect(auxiliary.spans == ["Mr. Dashwood", "Dashwood"] && auxiliary.names == 1, "\(auxiliary)")
     let none = AnalysisScaffold.nameSpans(of: "On my way, and buy milk at the shop.")
     #expect(none.spans.isEmpty && none.names == 0, "\(none)")
     // The schema offers the choices, and a sentence without any gets empty lists.

@@ -167,15 +167,20 @@ struct AnalysisScaffold: Sendable {
     return (spans, names)
   }
 
-  /// Capitalised words that begin no name: pronouns, articles, conjunctions, prepositions and
-  /// the words a speaker starts a sentence with.
+  /// Capitalised words that begin no name: pronouns, articles, conjunctions, prepositions,
+  /// auxiliary verbs ("Had he known", "Could you"), and the words a speaker starts a sentence
+  /// with. Words that are also given names ("Will", "May", "Grace") are not among them.
   private static let notNames: Set<String> = [
     "i'm", "i'll", "i've", "i'd", "he", "she", "it", "we", "you", "they", "me", "him", "her", "us", "them",
     "my", "his", "its", "our", "your", "their", "he's", "she's", "it's", "we're", "we'll", "you're", "they're",
-    "the", "an", "and", "but", "or", "so", "then", "also", "if", "when", "this", "that", "these", "those",
+    "the", "an", "and", "but", "or", "nor", "so", "then", "also", "if", "when", "this", "that", "these", "those",
     "oh", "um", "uh", "okay", "ok", "yeah", "yes", "no", "well", "anyway", "just", "maybe", "still", "note", "notes",
-    "there", "here", "what", "who", "how", "why", "where", "let's", "need", "remember", "don't",
+    "there", "here", "what", "who", "how", "why", "where", "which", "let's", "need", "remember", "don't",
     "on", "in", "at", "to", "for", "from", "with", "by", "about", "after", "before", "of", "as", "into",
+    "had", "has", "have", "was", "were", "is", "are", "am", "be", "been", "do", "does", "did", "can", "could",
+    "would", "should", "must", "might", "shall", "not", "all", "some", "any", "each", "every", "both", "though",
+    "although", "because", "since", "while", "until", "unless", "whether", "than", "now", "once", "again", "too",
+    "very", "even", "only", "never", "always", "perhaps", "please", "thanks", "sure", "really", "actually",
   ]
 
   /// The analysis an answer holds. The people are the names called persons, in order; the tasks
