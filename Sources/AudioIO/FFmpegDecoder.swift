@@ -9,6 +9,7 @@ final class FFmpegDecoder {
   private var formatContext: UnsafeMutablePointer<AVFormatContext>?
   private var codecContext: UnsafeMutablePointer<AVCodecContext>?
   private let streamIndex: Int32
+  private let timeBase: AVRational
 
   let containerName: String
   let codecName: String
@@ -63,6 +64,9 @@ final class FFmpegDecoder {
     self.codecContext = codecContext
     status = avcodec_parameters_to_context(codecContext, parameters)
     guard status >= 0 else { throw .corrupt(path: path, detail: Self.describe(status)) }
+    // With the packets' time base the decoder moves a frame's time past the samples it skips
+    // (an Opus stream's pre-skip), so the time tells what is left to skip.
+    codecContext.pointee.pkt_timebase = stream.pointee.time_base
     status = avcodec_open2(codecContext, codec, nil)
     guard status >= 0 else { throw .unsupportedCodec(path: path, codec: codecName) }
     if codecContext.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
@@ -88,6 +92,10 @@ final class FFmpegDecoder {
       let base = stream.pointee.time_base
       duration = Double(stream.pointee.duration) * Double(base.num) / Double(base.den)
     }
+    timeBase = stream.pointee.time_base
+    // Audio timed before zero is an encoder's priming, which players skip (see `drainFrames`).
+    let start = context.pointee.start_time
+    if start != Int64.min, start < 0 { duration = max(duration + Double(start) / Double(AV_TIME_BASE), 0) }
     // A duration read from a damaged header can be infinite or so long that `length` overflows.
     declaredDuration = duration.isFinite && duration <= 1e9 ? duration : 0
   }
@@ -160,6 +168,12 @@ final class FFmpegDecoder {
     let rate: Int32
     let sampleFormat: Int32
     var pending: [Float] = []
+    /// Frames still to drop from the start: audio timed before zero (an encoder's priming that an
+    /// MP4 written in fragments marks with negative times instead of an edit list).
+    var framesToSkip = 0
+    var sawFirstFrame = false
+    /// Frames decoded so far, after those skipped.
+    var framesDecoded = 0
     var isAtEnd = false
     var returnedAny = false
     var decodeErrors = 0
@@ -207,6 +221,7 @@ final class FFmpegDecoder {
       avcodec_send_packet(codecContext, nil)
       drainFrames(decoding)
       Self.flush(decoding.resampler, format: decoding.format, into: &decoding.pending)
+      trimPadding(decoding)
       decoding.isAtEnd = true
       return
     }
@@ -235,12 +250,47 @@ final class FFmpegDecoder {
       if frame.pointee.ch_layout.nb_channels == decoding.channels, frame.pointee.sample_rate == decoding.rate,
         frame.pointee.format == decoding.sampleFormat
       {
+        if !decoding.sawFirstFrame {
+          decoding.sawFirstFrame = true
+          let time = frame.pointee.best_effort_timestamp
+          if time != Int64.min, time < 0 {
+            // Priming lasts a fraction of a second; a damaged stream's times can say anything.
+            let seconds = Self.seconds(-time, timeBase)
+            if seconds < 1 { decoding.framesToSkip = Int((seconds * decoding.format.sampleRate).rounded()) }
+          }
+        }
+        let before = decoding.pending.count
         Self.convert(frame: frame, with: decoding.resampler, format: decoding.format, into: &decoding.pending)
+        if decoding.framesToSkip > 0 {
+          let channels = decoding.format.channels
+          let dropped = min((decoding.pending.count - before) / channels, decoding.framesToSkip)
+          decoding.pending.removeSubrange(before..<(before + dropped * channels))
+          decoding.framesToSkip -= dropped
+        }
+        decoding.framesDecoded += (decoding.pending.count - before) / decoding.format.channels
       } else {
         decoding.decodeErrors += 1
       }
       av_frame_unref(frame)
     }
+  }
+
+  /// Drops the silence an encoder padded its last frame with, where an MP4 file's duration says
+  /// where the audio ends: less than two frames of AAC past it (an MP4 written in fragments keeps
+  /// no edit list to trim it by). Other containers' durations can be estimates, so they are left.
+  private func trimPadding(_ decoding: Decoding) {
+    guard containerName.hasPrefix("mov,mp4"), declaredDuration > 0 else { return }
+    let excess = decoding.framesDecoded - Int((declaredDuration * decoding.format.sampleRate).rounded())
+    let limit = Int(2_048 * decoding.format.sampleRate / Double(max(decoding.rate, 1)))
+    guard excess > 0, excess < limit else { return }
+    let samples = min(excess * decoding.format.channels, decoding.pending.count)
+    decoding.pending.removeLast(samples)
+    decoding.framesDecoded -= samples / decoding.format.channels
+  }
+
+  /// `time` in `base` units, in seconds.
+  private static func seconds(_ time: Int64, _ base: AVRational) -> Double {
+    Double(time) * Double(base.num) / Double(max(base.den, 1))
   }
 
   private func makeResampler(to format: AudioFormat) throws(AudioIOError) -> OpaquePointer {

@@ -14,5 +14,7 @@ static inline int cffmpeg_error_eagain(void) { return AVERROR(EAGAIN); }
 static inline int cffmpeg_error_eof(void) { return AVERROR_EOF; }
 static inline int cffmpeg_error_invalid_data(void) { return AVERROR_INVALIDDATA; }
 static inline int cffmpeg_error_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
+static inline int cffmpeg_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
+static inline int cffmpeg_codec_cap_small_last_frame(void) { return AV_CODEC_CAP_SMALL_LAST_FRAME; }
 
 #endif

@@ -52,10 +52,18 @@ struct AppleSampleTests {
     #expect(memo.lastPathComponent == "Memo 1.m4a")
     let recorded = try AudioFile(forReading: memo)
     #expect(recorded.fileFormat.sampleRate == 12_000 && recorded.duration >= 3)
+    #expect(recorded.codecName == "aac", "kAudioFormatMPEG4AAC stored as \(recorded.codecName)")
+    // The memo holds the first words the microphone spoke (the last one may be cut off).
+    let text = try await FileTranscriber(model: .base).transcribe(memo).text
+    let words = WordErrorRate.normalizedWords(text)
+    let spoken = WordErrorRate.normalizedWords(Fixtures.jfkText)
+    #expect(words.count >= 3 && Array(spoken.prefix(words.count - 1)) == Array(words.dropLast()), "\(text)")
     #expect(abs(await model.duration(of: memo) - recorded.duration) < 0.01)
 
     model.play(memo)
-    #expect(model.isPlaying && abs(model.playingDuration - recorded.duration) < 0.01)
+    #expect(
+      model.isPlaying && abs(model.playingDuration - recorded.duration) < 0.01,
+      "\(model.playingDuration) against \(recorded.duration)")
     while model.isPlaying, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
     #expect(!model.isPlaying, "the player's delegate heard it finish")
     let heard = try MicrophoneCaptureTestDevices.speakerOutput()

@@ -1,14 +1,19 @@
 import Foundation
 
 /// An audio file with AVFoundation's shape: opened for reading (any format FFmpeg decodes) or
-/// for writing (WAV), read into and written from ``AVAudioPCMBuffer``s.
+/// for writing (WAV, or the compressed format the settings name), read into and written from
+/// ``AVAudioPCMBuffer``s.
 ///
 /// Reading decodes at the file's own rate and channel count (its ``processingFormat``), from
-/// ``framePosition`` on. Writing creates a WAV file in the format the settings give
+/// ``framePosition`` on. Writing linear PCM creates a WAV file in the format the settings give
 /// (``AudioFormat/settings``: rate, channels, and 16-bit integer or 32-bit float samples) and
-/// keeps its header right after every write, so a file cut short by a crash still plays.
-/// Differences on Linux: only WAV is written, whatever the settings' format ID or the URL's
-/// extension; buffers hold 32-bit floats unless a common format of integers is asked for.
+/// keeps its header right after every write, so a file cut short by a crash still plays. A
+/// compressed format ID (`kAudioFormatMPEG4AAC`, `kAudioFormatAppleLossless`, `kAudioFormatFLAC`,
+/// `kAudioFormatOpus`, `kAudioFormatMPEGLayer3`, µ-law, A-law, IMA 4:1) is encoded by FFmpeg into
+/// the container the URL's extension names when it holds that codec, and the codec's usual one
+/// otherwise; AAC in MP4 is written in fragments of a second, each playable once written.
+/// Differences on Linux: linear PCM is written as WAV whatever the extension; HE-AAC is written
+/// as AAC-LC; buffers hold 32-bit floats unless a common format of integers is asked for.
 public final class AVAudioFile: @unchecked Sendable {
   /// Where the file is.
   public let url: URL
@@ -18,7 +23,7 @@ public final class AVAudioFile: @unchecked Sendable {
   /// as 32-bit floats unless the file was opened with another common format.
   public let processingFormat: AVAudioFormat
   private let reader: AudioFile?
-  private let writer: WAVWriter?
+  private let writer: (any AudioFileWriter)?
   private var decoded: AudioBuffer?
   private var position: AVAudioFramePosition = 0
 
@@ -58,12 +63,13 @@ public final class AVAudioFile: @unchecked Sendable {
     processingFormat = processing
   }
 
-  /// Creates (or replaces) a WAV file at `url` in the format `settings` describe: the sample
-  /// rate and channel count, 32-bit float samples when `AVLinearPCMIsFloatKey` is true and
-  /// 16-bit integers otherwise (also for a compressed format ID such as `kAudioFormatMPEG4AAC`).
+  /// Creates (or replaces) a file at `url` in the format `settings` describe: the sample rate
+  /// and channel count, and for linear PCM a WAV of 32-bit float samples when
+  /// `AVLinearPCMIsFloatKey` is true and 16-bit integers otherwise; a compressed format ID is
+  /// encoded (AAC at the bit rate `AVEncoderBitRateKey` or `AVEncoderAudioQualityKey` gives).
   ///
   /// - Throws: ``AudioIOError`` when the settings lack a positive rate or channel count or name
-  ///   no Core Audio format, or the file cannot be created.
+  ///   no Core Audio format, the codec does not take the rate, or the file cannot be created.
   public convenience init(forWriting url: URL, settings: [String: Any]) throws {
     try self.init(forWriting: url, settings: settings, processing: .pcmFormatFloat32)
   }
@@ -71,7 +77,7 @@ public final class AVAudioFile: @unchecked Sendable {
   /// Creates the file as ``init(forWriting:settings:)`` describes, for buffers of `processing`.
   private init(forWriting url: URL, settings: [String: Any], processing: AVAudioCommonFormat) throws {
     let asked = try AudioSettings(settings, for: url)
-    writer = try WAVWriter(url: url, format: asked.fileFormat.floatFormat, encoding: asked.encoding)
+    writer = try asked.makeWriter(at: url)
     reader = nil
     self.url = url
     fileFormat = asked.fileFormat
@@ -143,7 +149,8 @@ public final class AVAudioFile: @unchecked Sendable {
     try writer.flush()
   }
 
-  /// Finishes writing (the header is already right); reading files need no closing.
+  /// Finishes writing: a WAV header is already right, an encoder writes its last frames. Reading
+  /// files need no closing.
   public func close() {
     try? writer?.close()
   }

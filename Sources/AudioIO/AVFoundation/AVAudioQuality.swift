@@ -1,5 +1,6 @@
 /// An encoder's or a rate converter's quality, as settings' `AVEncoderAudioQualityKey` takes
-/// its raw value. Accepted for compatibility: recordings here are stored uncompressed.
+/// its raw value. For AAC, Opus and MP3 it sets the bit rate when `AVEncoderBitRateKey` does not:
+/// from 24 kbit/s a channel at ``min`` to 96 at ``max``.
 public enum AVAudioQuality: Int, Sendable {
   /// The lowest quality.
   case min = 0

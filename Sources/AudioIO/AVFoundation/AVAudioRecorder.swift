@@ -14,10 +14,11 @@ import Synchronization
 /// ```
 ///
 /// It records from ``AVAudioEngine/inputDevice`` (ALSA's default input unless set) through
-/// ``MicrophoneCapture``, converted to the settings' rate and channel count. The file is a WAV
-/// whose header is rewritten after every buffer, so a recording cut short by a crash still
-/// plays; a compressed format ID is stored as 16-bit PCM under the name given (see
-/// `AVAudioFile(forWriting:settings:)`). The delegate hears on the main queue when a recording
+/// ``MicrophoneCapture``, converted to the settings' rate and channel count. Linear PCM is a WAV
+/// file whose header is rewritten after every buffer; a compressed format ID is encoded as it
+/// names (AAC in MP4 written in fragments of a second, Apple Lossless, FLAC, Opus, ...), as
+/// `AVAudioFile(forWriting:settings:)` does. Either way a recording cut short by a crash still
+/// plays, up to its last second at worst. The delegate hears on the main queue when a recording
 /// finishes. A failure never removes what was recorded: `record()` returns false or the
 /// delegate hears `successfully: false`, and ``recordingError`` (our extension) says why.
 public final class AVAudioRecorder: NSObject, @unchecked Sendable {
@@ -31,7 +32,7 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
   private let asked: AudioSettings
 
   private struct State {
-    var writer: WAVWriter?
+    var writer: (any AudioFileWriter)?
     var capture: MicrophoneCapture?
     /// Signalled when the task writing the current capture has ended.
     var written: DispatchSemaphore?
@@ -113,7 +114,7 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
   private func prepare(_ state: inout State) -> Bool {
     guard state.writer == nil else { return true }
     do {
-      state.writer = try WAVWriter(url: url, format: asked.fileFormat.floatFormat, encoding: asked.encoding)
+      state.writer = try asked.makeWriter(at: url)
       state.error = nil
       return true
     } catch {

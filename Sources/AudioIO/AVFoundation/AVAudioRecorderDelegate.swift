@@ -5,7 +5,8 @@ public protocol AVAudioRecorderDelegate: AnyObject {
   /// and the recorder's ``AVAudioRecorder/recordingError`` says why). Called on the main queue.
   func audioRecorderDidFinishRecording(_ recorder: AVAudioRecorder, successfully flag: Bool)
 
-  /// Encoding failed. Never called here: recordings are stored uncompressed.
+  /// Encoding failed. Not called here: a failure to encode or write ends the recording, and
+  /// ``audioRecorderDidFinishRecording(_:successfully:)`` hears `false`.
   func audioRecorderEncodeErrorDidOccur(_ recorder: AVAudioRecorder, error: (any Error)?)
 }
 

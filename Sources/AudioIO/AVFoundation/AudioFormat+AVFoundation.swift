@@ -92,10 +92,11 @@ public typealias AudioFormatID = UInt32
 /// Core Audio's code for linear PCM ('lpcm').
 public let kAudioFormatLinearPCM: AudioFormatID = 0x6C70_636D
 // swift-format-ignore: AlwaysUseLowerCamelCase
-/// Core Audio's code for MPEG-4 AAC ('aac '); written here as 16-bit linear PCM (see ``AVAudioRecorder``).
+/// Core Audio's code for MPEG-4 AAC ('aac '); FFmpeg's AAC encoder writes it, in MP4 for `.m4a`.
 public let kAudioFormatMPEG4AAC: AudioFormatID = 0x6161_6320
 // swift-format-ignore: AlwaysUseLowerCamelCase
-/// Core Audio's code for MPEG-4 high-efficiency AAC ('aach').
+/// Core Audio's code for MPEG-4 high-efficiency AAC ('aach'); written as AAC-LC, FFmpeg's encoder
+/// having no HE profile.
 public let kAudioFormatMPEG4AAC_HE: AudioFormatID = 0x6161_6368
 // swift-format-ignore: AlwaysUseLowerCamelCase
 /// Core Audio's code for Apple Lossless ('alac').

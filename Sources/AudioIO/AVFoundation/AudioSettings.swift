@@ -4,9 +4,9 @@ import Foundation
 /// ``AVAudioFile`` and ``AVAudioRecorder``.
 ///
 /// Numbers are accepted in whatever type Swift code writes them (`12000`, `44_100.0`,
-/// `Int(kAudioFormatMPEG4AAC)`, an `NSNumber`). Only WAV is written here: a compressed format ID
-/// (AAC, ALAC, FLAC, Opus, ...) is accepted and its audio stored as 16-bit linear PCM in the
-/// file named, which every reader in this package (FFmpeg) opens by its content.
+/// `Int(kAudioFormatMPEG4AAC)`, an `NSNumber`). Linear PCM is written as WAV; a compressed format
+/// ID is encoded by FFmpeg (``FFmpegEncoder``): AAC (also for HE-AAC, which FFmpeg's encoder does
+/// not write), Apple Lossless, FLAC, Opus, MP3, µ-law, A-law and IMA 4:1.
 struct AudioSettings: Equatable {
   /// Samples a second.
   let sampleRate: Double
@@ -17,6 +17,9 @@ struct AudioSettings: Equatable {
   /// Whether samples are stored as 32-bit floats (linear PCM with `AVLinearPCMIsFloatKey`),
   /// otherwise as 16-bit integers.
   let storesFloats: Bool
+  /// The bit rate asked of a lossy encoder: `AVEncoderBitRateKey`, or one that
+  /// `AVEncoderAudioQualityKey` stands for; nil leaves the encoder's default.
+  let bitRate: Int?
 
   /// Reads `settings`, for the file or recorder at `url` (named in errors).
   ///
@@ -39,6 +42,38 @@ struct AudioSettings: Equatable {
     self.channels = Int(channels)
     formatID = id
     storesFloats = id == kAudioFormatLinearPCM && (settings[AVLinearPCMIsFloatKey] as? Bool ?? false)
+    if let rate = settings[AVEncoderBitRateKey].flatMap(Self.number), rate > 0, rate.isFinite {
+      bitRate = Int(rate)
+    } else if let value = settings[AVEncoderAudioQualityKey].flatMap(Self.number), value.isFinite {
+      // From 24 kbit/s a channel at the lowest quality to 96 at the highest.
+      let quality = min(max(value, 0), Double(AVAudioQuality.max.rawValue)) / Double(AVAudioQuality.max.rawValue)
+      bitRate = Int((24_000 + quality * 72_000).rounded()) * Int(channels)
+    } else {
+      bitRate = nil
+    }
+  }
+
+  /// The encoder for the format ID, nil for linear PCM (written as WAV).
+  var codec: FFmpegEncoder.Codec? {
+    switch formatID {
+    case kAudioFormatMPEG4AAC, kAudioFormatMPEG4AAC_HE: .aac
+    case kAudioFormatAppleLossless: .appleLossless
+    case kAudioFormatFLAC: .flac
+    case kAudioFormatOpus: .opus
+    case kAudioFormatMPEGLayer3: .mp3
+    case kAudioFormatULaw: .muLaw
+    case kAudioFormatALaw: .aLaw
+    case kAudioFormatAppleIMA4: .ima4
+    default: nil
+    }
+  }
+
+  /// A writer for the file at `url` in these settings: WAV for linear PCM, FFmpeg's encoder for
+  /// the rest.
+  func makeWriter(at url: URL) throws(AudioIOError) -> any AudioFileWriter {
+    guard let codec else { return try WAVWriter(url: url, format: fileFormat.floatFormat, encoding: encoding) }
+    let lossy = [FFmpegEncoder.Codec.aac, .opus, .mp3].contains(codec)
+    return try FFmpegEncoder(url: url, format: fileFormat.floatFormat, codec: codec, bitRate: lossy ? bitRate : nil)
   }
 
   /// The format of the audio stored.
