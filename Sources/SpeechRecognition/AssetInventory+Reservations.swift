@@ -55,6 +55,10 @@ extension AssetInventory {
     get async { await reservedLocales }
   }
 
+  /// The name the first Speech 26 betas used for ``maximumReservedLocales``.
+  @available(*, deprecated, renamed: "maximumReservedLocales")
+  public static var maximumAllocatedLocales: Int { maximumReservedLocales }
+
   /// The name the first Speech 26 betas used for ``reserve(locale:)``.
   @available(*, deprecated, renamed: "reserve(locale:)")
   @discardableResult

@@ -474,15 +474,8 @@ public actor SpeechAnalyzer {
       if finished.isSet { _ = try await analysis.value }
       return
     }
-    // Wait for the input through `time` to arrive (or the input to end), as Apple's analyzer
-    // finalizes audio it has consumed. The consumed seconds are a sum of buffer durations, so
-    // they are compared within half a sample (a sum of 0.1 s buffers falls just short of 5.5 s).
-    if let time {
-      let needed = time.seconds - 0.5 / Double(LiveAudio.sampleRate)
-      while consumed.state.withLock({ !$0.ended && $0.seconds < needed }) {
-        try await Task.sleep(for: .milliseconds(10))
-      }
-    }
+    // Apple's analyzer finalizes audio it has consumed.
+    if let time { try await waitForInput(through: time) }
     let position = time.map { Int(($0.seconds * Double(LiveAudio.sampleRate)).rounded()) }
     for live in running.liveAnalyses { try await live.finalize(through: position) }
   }
@@ -514,6 +507,36 @@ public actor SpeechAnalyzer {
     analysis?.cancel()
     for live in running.liveAnalyses { await live.cancel() }
     _ = try? await analysis?.value
+  }
+
+  /// Waits until the input through `time` has been taken (or the input ends), then stops as
+  /// ``cancelAndFinishNow()`` does: results published by then stay, those still pending are
+  /// dropped, and the result streams end. For a file, "taken" means analysed through `time`.
+  public func finish(after time: CMTime) async throws {
+    if isLive {
+      try await waitForInput(through: time)
+    } else if let analysis {
+      let modules = analyzableModules
+      let finished = CancellationFlag()
+      Task {
+        _ = try? await analysis.value
+        finished.set()
+      }
+      while !finished.isSet, !modules.allSatisfy({ $0.publishedThrough >= time }) {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+    }
+    await cancelAndFinishNow()
+  }
+
+  /// Waits for the live input through `time` to arrive, or for the input to end. The consumed
+  /// seconds are a sum of buffer durations, so they are compared within half a sample (a sum of
+  /// 0.1 s buffers falls just short of 5.5 s).
+  private func waitForInput(through time: CMTime) async throws {
+    let needed = time.seconds - 0.5 / Double(LiveAudio.sampleRate)
+    while consumed.state.withLock({ !$0.ended && $0.seconds < needed }) {
+      try await Task.sleep(for: .milliseconds(10))
+    }
   }
 
   /// Stops the analysis as soon as the engine allows and ends the result streams; results not

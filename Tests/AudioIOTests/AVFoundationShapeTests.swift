@@ -255,6 +255,70 @@ struct AVFoundationShapeTests {
     #expect(delivered.positionsAreContiguous)
   }
 
+  @Test("a muted app's taps hear silence and unmuting brings the microphone back; each change is posted")
+  func mutedInput() async throws {
+    let speech = try AudioFile(forReading: Fixtures.jfk).read()
+    AVAudioEngine.inputDevice = try MicrophoneCaptureTestDevices.play(speech)
+    defer {
+      AVAudioEngine.inputDevice = .default
+      try? AVAudioApplication.shared.setInputMuted(false)
+    }
+    let posted = Mutex<[Bool]>([])
+    let observer = NotificationCenter.default.addObserver(
+      forName: AVAudioApplication.inputMuteStateChangeNotification, object: nil, queue: nil
+    ) { note in
+      let muted = (note.userInfo?[AVAudioApplication.muteStateKey] as? NSNumber)?.boolValue
+      posted.withLock { $0.append(muted ?? false) }
+    }
+    defer { NotificationCenter.default.removeObserver(observer) }
+    /// The loudest sample the input tap hears in its first two seconds.
+    func loudestHeard() async throws -> Float {
+      let engine = AVAudioEngine()
+      let loudest = Mutex<(peak: Float, frames: Int)>((0, 0))
+      engine.inputNode.installTap(onBus: 0, bufferSize: 1_600, format: .speechAnalysis) { buffer, _ in
+        let samples = UnsafeBufferPointer(start: buffer.floatChannelData![0], count: Int(buffer.frameLength))
+        loudest.withLock { $0 = (max($0.peak, samples.map(abs).max() ?? 0), $0.frames + samples.count) }
+      }
+      try engine.start()
+      let deadline = Date().addingTimeInterval(20)
+      while loudest.withLock({ $0.frames }) < 32_000, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+      engine.stop()
+      return loudest.withLock { $0.peak }
+    }
+    try AVAudioApplication.shared.setInputMuted(true)
+    try AVAudioApplication.shared.setInputMuted(true)
+    #expect(AVAudioApplication.shared.isInputMuted)
+    #expect(try await loudestHeard() == 0, "muted: silence")
+    try AVAudioApplication.shared.setInputMuted(false)
+    #expect(try await loudestHeard() > 0.1, "unmuted: the microphone's speech")
+    #expect(posted.withLock { $0 } == [true, false], "one notification a change")
+  }
+
+  @Test("settings make a format; voice processing is a setting; a closed file says so")
+  func smallerShapes() throws {
+    let aac = try #require(
+      AVAudioFormat(settings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 12_000, AVNumberOfChannelsKey: 1]))
+    #expect(aac.sampleRate == 12_000 && aac.channelCount == 1)
+    let float = try #require(
+      AVAudioFormat(settings: [AVSampleRateKey: 48_000.0, AVNumberOfChannelsKey: 2, AVLinearPCMIsFloatKey: true]))
+    #expect(float.commonFormat == .pcmFormatFloat32 && float.channelCount == 2)
+    let int32 = AVAudioFormat(settings: [AVSampleRateKey: 16_000, AVNumberOfChannelsKey: 1, AVLinearPCMBitDepthKey: 32])
+    #expect(int32?.commonFormat == .pcmFormatInt32)
+    #expect(AVAudioFormat(settings: [AVNumberOfChannelsKey: 1]) == nil, "no rate")
+
+    let input = AVAudioEngine().inputNode
+    #expect(!input.isVoiceProcessingEnabled)
+    try input.setVoiceProcessingEnabled(true)
+    #expect(input.isVoiceProcessingEnabled)
+
+    let file = try AVAudioFile(forReading: Fixtures.jfk)
+    #expect(file.isOpen)
+    file.close()
+    #expect(!file.isOpen)
+    let buffer = try #require(AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: 100))
+    #expect(throws: AudioIOError.self) { try file.read(into: buffer) }
+  }
+
   @Test("a tap that asks for 16-bit integers gets the device's audio as 16-bit integers")
   func int16Tap() async throws {
     let device = MicrophoneCaptureTestDevices.speech44k

@@ -161,6 +161,49 @@ struct SpeechFrameworkTests {
     #expect(fileSettled.isEmpty && fileSettled.end == end, "\(fileSettled)")
   }
 
+  @Test("finish(after:) ends the results once the input through that time is in, without the rest")
+  func finishAfter() async throws {
+    let speech = try AudioFile(forReading: Fixtures.jfk).read()
+    let transcriber = SpeechTranscriber(
+      locale: Locale(identifier: "en_US"), transcriptionOptions: [], reportingOptions: [.volatileResults],
+      attributeOptions: [])
+    let (input, builder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+    let analyzer = try await SpeechAnalyzer(inputSequence: input, modules: [transcriber])
+    let results = Task {
+      var ends: [Double] = []
+      for try await result in transcriber.results { ends.append(result.range.end.seconds) }
+      return ends
+    }
+    // Input keeps coming, and never ends: finishing does not wait for it.
+    let feeder = Task {
+      for start in stride(from: 0, to: speech.frameLength, by: 1_600) {
+        builder.yield(
+          AnalyzerInput(buffer: AVAudioPCMBuffer(speech.frames(start..<min(start + 1_600, speech.frameLength)))))
+        try await Task.sleep(for: .milliseconds(50))
+      }
+    }
+    defer { feeder.cancel() }
+    let started = ContinuousClock.now
+    try await analyzer.finish(after: CMTime(seconds: 3, preferredTimescale: 16_000))
+    let waited = ContinuousClock.now - started
+    let ends = try await results.value
+    #expect(waited >= .seconds(1.4) && waited < .seconds(5), "finish(after: 3 s) took \(waited) at twice real time")
+    #expect(ends.allSatisfy { $0 <= 3.6 }, "no results for audio well past 3 s: \(ends)")
+    // Finished: later calls do nothing and the stream stays ended.
+    try await analyzer.finalize(through: nil)
+  }
+
+  @Test("SpeechModels.endRetention lets go of loaded models; the next analysis loads its own")
+  func endRetention() async throws {
+    await SpeechModels.endRetention()
+    let transcriber = SpeechTranscriber(locale: Locale(identifier: "en_US"), preset: .transcription)
+    let analyzer = SpeechAnalyzer(modules: [transcriber])
+    try await analyzer.start(inputAudioFile: try AVAudioFile(forReading: Fixtures.jfk), finishAfterFile: true)
+    var text = ""
+    for try await result in transcriber.results { text += String(result.text.characters) }
+    #expect(text.contains("ask not what your country can do for you"), "\(text)")
+  }
+
   @Test("finalize(through:) on a file returns once results reach that time, before the file is done")
   func finalizeFile() async throws {
     let clips = try Fixtures.librivox.map { try AudioFile(forReading: $0.audio) }

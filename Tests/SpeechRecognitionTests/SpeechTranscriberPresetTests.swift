@@ -23,6 +23,7 @@ struct SpeechTranscriberPresetTests {
     #expect(beta.timeIndexedWithAlternatives == .timeIndexedTranscriptionWithAlternatives)
     #expect(beta.captions.reportingOptions == [.frequentFinalization], "captions had no volatile results")
     #expect(beta.captions.attributeOptions == [.audioTimeRange] && beta.captions.transcriptionOptions.isEmpty)
+    #expect(beta.maximumLocales == AssetInventory.maximumReservedLocales)
   }
 }
 
@@ -33,6 +34,7 @@ private struct BetaPresetValues {
   var offlineWithAlternatives: SpeechTranscriber.Preset
   var timeIndexedWithAlternatives: SpeechTranscriber.Preset
   var captions: SpeechTranscriber.Preset
+  var maximumLocales: Int
 }
 
 /// Code that uses the beta names, reached through a protocol requirement.
@@ -49,6 +51,6 @@ private struct BetaSpellings: BetaSpellingsCode {
       live: SpeechTranscriber(locale: Locale(identifier: "en_US"), preset: .progressiveLiveTranscription),
       offlineWithAlternatives: .offlineTranscriptionWithAlternatives,
       timeIndexedWithAlternatives: .timeIndexedOfflineTranscriptionWithAlternatives,
-      captions: .timeIndexedLiveCaptioning)
+      captions: .timeIndexedLiveCaptioning, maximumLocales: AssetInventory.maximumAllocatedLocales)
   }
 }

@@ -26,6 +26,7 @@ public final class AVAudioFile: @unchecked Sendable {
   private let writer: (any AudioFileWriter)?
   private var decoded: AudioBuffer?
   private var position: AVAudioFramePosition = 0
+  private var closed = false
 
   /// Opens the file at `url` for reading.
   ///
@@ -124,6 +125,7 @@ public final class AVAudioFile: @unchecked Sendable {
   ///   the ``processingFormat``.
   public func read(into buffer: AVAudioPCMBuffer, frameCount frames: AVAudioFrameCount) throws {
     guard let reader else { throw AudioIOError.unsupportedFormat("\(url.lastPathComponent) was opened for writing") }
+    guard !closed else { throw AudioIOError.unsupportedFormat("\(url.lastPathComponent) is closed") }
     guard buffer.format == processingFormat else {
       throw AudioIOError.unsupportedFormat("read into a \(processingFormat) buffer, not \(buffer.format)")
     }
@@ -142,6 +144,7 @@ public final class AVAudioFile: @unchecked Sendable {
   ///   the file's, or the disk refuses the write.
   public func write(from buffer: AVAudioPCMBuffer) throws {
     guard let writer else { throw AudioIOError.unsupportedFormat("\(url.lastPathComponent) was opened for reading") }
+    guard !closed else { throw AudioIOError.unsupportedFormat("\(url.lastPathComponent) is closed") }
     guard buffer.format == processingFormat else {
       throw AudioIOError.unsupportedFormat("write a \(processingFormat) buffer, not \(buffer.format)")
     }
@@ -149,9 +152,13 @@ public final class AVAudioFile: @unchecked Sendable {
     try writer.flush()
   }
 
-  /// Finishes writing: a WAV header is already right, an encoder writes its last frames. Reading
-  /// files need no closing.
+  /// Finishes writing: a WAV header is already right, an encoder writes its last frames. A file
+  /// read is closed too; ``isOpen`` tells.
   public func close() {
     try? writer?.close()
+    closed = true
   }
+
+  /// Whether the file is open: until ``close()``.
+  public var isOpen: Bool { !closed }
 }

@@ -13,7 +13,18 @@ public final class AVAudioInputNode: AVAudioNode, @unchecked Sendable {
   private var running = false
   private var generation = 0
 
+  private var voiceProcessing = false
+
   override init() {}
+
+  /// Whether voice processing (echo cancellation, noise suppression, gain control) is on. It is
+  /// recorded and nothing more: the microphone's audio reaches taps as the device captures it.
+  public var isVoiceProcessingEnabled: Bool { lock.withLock { voiceProcessing } }
+
+  /// Turns voice processing on or off; see ``isVoiceProcessingEnabled``.
+  public func setVoiceProcessingEnabled(_ enabled: Bool) throws {
+    lock.withLock { voiceProcessing = enabled }
+  }
 
   /// The device's own format (probed once); 16 kHz mono when no device can be opened, in which
   /// case starting the engine with a tap throws the reason.
@@ -91,7 +102,9 @@ public final class AVAudioInputNode: AVAudioNode, @unchecked Sendable {
       guard run == generation, running, let tap else { return false }
       let time = AVAudioTime(hostTime: AVAudioTime.now, sampleTime: position, atRate: chunk.format.sampleRate)
       renderTime = time
-      tap.block(AVAudioPCMBuffer(chunk, format: format), time)
+      var heard = chunk
+      if AVAudioApplication.shared.isInputMuted { heard.samples = [Float](repeating: 0, count: chunk.samples.count) }
+      tap.block(AVAudioPCMBuffer(heard, format: format), time)
       return true
     }
   }

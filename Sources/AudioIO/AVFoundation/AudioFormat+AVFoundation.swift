@@ -1,3 +1,5 @@
+import Foundation
+
 /// AVAudioFormat's initializers and properties, for code written against AVFoundation.
 extension AudioFormat {
   /// The sample encodings AVFoundation names. `AVAudioPCMBuffer` holds 32-bit floats, 16-bit or
@@ -22,6 +24,19 @@ extension AudioFormat {
   public init?(standardFormatWithSampleRate sampleRate: Double, channels: AVAudioChannelCount) {
     guard sampleRate > 0, (1...2).contains(channels) else { return nil }
     self.init(sampleRate: sampleRate, channelCount: Int(channels))
+  }
+
+  /// The format a settings dictionary describes (`AVSampleRateKey`, `AVNumberOfChannelsKey`,
+  /// `AVLinearPCMIsFloatKey`, `AVLinearPCMBitDepthKey`), as a recorder or a file records it; nil
+  /// when the rate or channel count is missing or the format ID is none Core Audio defines. A
+  /// compressed format ID gives the 16-bit integer format its audio is encoded from.
+  public init?(settings: [String: Any]) {
+    guard let asked = try? AudioSettings(settings, for: URL(fileURLWithPath: "settings")) else { return nil }
+    let depth = settings[AVLinearPCMBitDepthKey] as? Int
+    let integers32 = asked.formatID == kAudioFormatLinearPCM && !asked.storesFloats && depth == 32
+    self.init(
+      sampleRate: asked.sampleRate, channelCount: asked.channels,
+      commonFormat: integers32 ? .pcmFormatInt32 : asked.fileFormat.commonFormat)
   }
 
   /// The encodings an `AVAudioPCMBuffer` holds.

@@ -58,6 +58,11 @@ actor WhisperContext {
     }
   }
 
+  /// Lets go of every loaded model; analyses under way keep theirs until they end.
+  static func releaseShared() {
+    cache.withLock { $0.removeAll() }
+  }
+
   /// The ISO 639-1 codes of every language whisper.cpp knows.
   static var languageCodes: [String] {
     (0...whisper_lang_max_id()).compactMap { id in whisper_lang_str(id).map { String(cString: $0) } }
