@@ -154,7 +154,8 @@ let package = Package(
 
     // Tests: real engines, real models, real audio. TestSupport finds the fixtures the bootstrap installs.
     .target(
-      name: "TestSupport", dependencies: ["AudioIO", "ModelSupport", "Networking", "SpeechRecognition"], path: "Tests/TestSupport"),
+      name: "TestSupport", dependencies: ["AudioIO", "ModelSupport", "Networking", "SpeechRecognition"],
+      path: "Tests/TestSupport"),
     .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "TestSupport"]),
     .testTarget(
       name: "SpeechRecognitionTests",
