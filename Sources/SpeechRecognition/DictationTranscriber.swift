@@ -138,6 +138,8 @@ public final class DictationTranscriber: AnalyzableModule, LocaleDependentSpeech
 
   func finishResults(throwing error: (any Error)?) { transcriber.finishResults(throwing: error) }
 
+  func cancelResults(before time: CMTime) { transcriber.cancelResults(before: time) }
+
   var voiceActivityModelPath: String { transcriber.voiceActivityModelPath }
 
   func makeLiveAnalysis(shouldAbort: @escaping @Sendable () -> Bool) throws -> any LiveModuleAnalysis {

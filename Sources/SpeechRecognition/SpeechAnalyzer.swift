@@ -509,6 +509,16 @@ public actor SpeechAnalyzer {
     _ = try? await analysis?.value
   }
 
+  /// Stops analysing audio before `time`: results still pending for audio that ends by then are
+  /// dropped (a queued final decode of an utterance that ended is not run) and none is published
+  /// for it; results already published stay. Analysis goes on as usual at and after `time`. For
+  /// live captions whose scene changed, or to catch up when the analysis falls behind.
+  public func cancelAnalysis(before time: CMTime) async {
+    for module in analyzableModules { module.cancelResults(before: time) }
+    let position = Int((time.seconds * Double(LiveAudio.sampleRate)).rounded())
+    for live in running.liveAnalyses { await live.cancelAnalysis(before: position) }
+  }
+
   /// Waits until the input through `time` has been taken (or the input ends), then stops as
   /// ``cancelAndFinishNow()`` does: results published by then stay, those still pending are
   /// dropped, and the result streams end. For a file, "taken" means analysed through `time`.

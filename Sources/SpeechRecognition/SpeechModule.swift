@@ -54,10 +54,13 @@ protocol AnalyzableModule: SpeechModule {
   func apply(contextualStrings: [String]) throws
   /// The end of the audio whose results a file analysis has published so far.
   var publishedThrough: CMTime { get }
+  /// From now on, a file analysis does not publish results of audio that ends by `time`.
+  func cancelResults(before time: CMTime)
 }
 
 extension AnalyzableModule {
   func prepare() throws { try checkReady() }
   func apply(contextualStrings: [String]) throws {}
   var publishedThrough: CMTime { CMTime(value: .max, timescale: 1) }
+  func cancelResults(before time: CMTime) {}
 }

@@ -71,6 +71,8 @@ public final class SpeechTranscriber: AnalyzableModule, LocaleDependentSpeechMod
   private let ownSteering: LanguageModelSteering?
   private let contextSteering = Mutex<LanguageModelSteering?>(nil)
   private let published = Mutex(CMTime.zero)
+  /// Results of audio that ends by this time are not published (`cancelAnalysis(before:)`).
+  private let unwantedBefore = Mutex(CMTime.zero)
 
   /// The results, in audio order, ending when the analyzer finishes (or with the error that stopped it).
   public let results: AsyncThrowingStream<Result, any Error>
@@ -294,7 +296,9 @@ public final class SpeechTranscriber: AnalyzableModule, LocaleDependentSpeechMod
           ? [TranscribedSegment.Word(text: segment.text, start: segment.start, end: segment.end)] : segment.words
         let result = try await Result(
           words: words, range: range, resultsFinalizationTime: range.end, attributes: attributes, steering: steering)
-        if !result.text.characters.isEmpty { continuation.yield(result) }
+        if !result.text.characters.isEmpty, result.range.end > unwantedBefore.withLock({ $0 }) {
+          continuation.yield(result)
+        }
         published.withLock { $0 = max($0, result.range.end) }
       }
       return try await group.next() ?? nil
@@ -340,6 +344,10 @@ public final class SpeechTranscriber: AnalyzableModule, LocaleDependentSpeechMod
   }
 
   var publishedThrough: CMTime { published.withLock { $0 } }
+
+  func cancelResults(before time: CMTime) {
+    unwantedBefore.withLock { $0 = max($0, time) }
+  }
 
   func prepare() throws {
     try checkReady()

@@ -193,6 +193,46 @@ struct SpeechFrameworkTests {
     try await analyzer.finalize(through: nil)
   }
 
+  @Test("cancelAnalysis(before:) drops what is pending before that time; the rest is analysed as usual")
+  func cancelBefore() async throws {
+    // The LibriVox utterances and jfk.wav with a second of silence around each, handed over at
+    // once: the utterances' final decodes queue up behind each other.
+    let pause = [Float](repeating: 0, count: 16_000)
+    var samples = pause
+    for recording in Fixtures.librivox.map(\.audio) + [Fixtures.jfk] {
+      samples += try AudioFile(forReading: recording).read().samples + pause
+    }
+    let passage = AudioBuffer(format: .speechAnalysis, samples: samples)
+    let cut = passage.duration - 13
+    let transcriber = SpeechTranscriber(
+      locale: Locale(identifier: "en_US"), transcriptionOptions: [], reportingOptions: [], attributeOptions: [])
+    let (input, builder) = AsyncStream.makeStream(of: AnalyzerInput.self)
+    let analyzer = try await SpeechAnalyzer(inputSequence: input, modules: [transcriber])
+    let cancelled = Mutex(false)
+    let results = Task {
+      var arrived: [(end: Double, afterCancel: Bool, text: String)] = []
+      for try await result in transcriber.results {
+        arrived.append((result.range.end.seconds, cancelled.withLock { $0 }, String(result.text.characters)))
+      }
+      return arrived
+    }
+    for start in stride(from: 0, to: passage.frameLength, by: 16_000) {
+      builder.yield(
+        AnalyzerInput(buffer: AVAudioPCMBuffer(passage.frames(start..<min(start + 16_000, passage.frameLength)))))
+    }
+    builder.finish()
+    await analyzer.cancelAnalysis(before: CMTime(seconds: cut, preferredTimescale: 16_000))
+    cancelled.withLock { $0 = true }
+    try await analyzer.finalizeAndFinishThroughEndOfInput()
+    let arrived = try await results.value
+    let late = arrived.filter { $0.afterCancel && $0.end <= cut }
+    #expect(late.isEmpty, "results for audio before \(cut) s published after the cancel: \(late)")
+    let after = arrived.filter { $0.end > cut }.map(\.text).joined(separator: " ")
+    #expect(
+      WordErrorRate.normalizedWords(after).suffix(8) == WordErrorRate.normalizedWords(Fixtures.jfkText).suffix(8),
+      "the audio after the cut is transcribed as usual: \(after)")
+  }
+
   @Test("SpeechModels.endRetention lets go of loaded models; the next analysis loads its own")
   func endRetention() async throws {
     await SpeechModels.endRetention()

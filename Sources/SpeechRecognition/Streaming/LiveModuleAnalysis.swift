@@ -18,7 +18,17 @@ protocol LiveModuleAnalysis: Sendable {
   /// Stops at once, publishing nothing more.
   func cancel() async
 
+  /// Drops the work and results still pending for audio that ends by `position`; analysis goes
+  /// on as usual from there.
+  func cancelAnalysis(before position: Int) async
+
   /// The earliest sample whose results may still change (pending or volatile), or nil when the
   /// results of all the audio given so far are final.
   var unsettledStart: Int? { get async }
+}
+
+extension LiveModuleAnalysis {
+  /// Does nothing: an analysis that publishes each result as soon as it has it has nothing
+  /// pending to drop.
+  func cancelAnalysis(before position: Int) async {}
 }

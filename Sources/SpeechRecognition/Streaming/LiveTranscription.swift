@@ -136,6 +136,8 @@ actor LiveTranscription: LiveModuleAnalysis {
   private var running: (job: Job, abandon: CancellationFlag)?
   private var failure: (any Error)?
   private var isCancelled = false
+  /// Results of audio that ends by here are not wanted (``cancelAnalysis(before:)``).
+  private var unwantedBefore = 0
   /// Callers of ``finish()`` and ``finalize(through:)`` waiting for the queued finals.
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -248,6 +250,16 @@ actor LiveTranscription: LiveModuleAnalysis {
     isCancelled = true
     finals.removeAll()
     running?.abandon.set()
+    resumeWaitersIfDrained()
+  }
+
+  /// Drops the final decodes queued for utterances that end by `position`, abandons one running
+  /// for such an utterance, and publishes no result that ends by then. The open utterance, and
+  /// everything after `position`, is analysed as usual.
+  func cancelAnalysis(before position: Int) {
+    unwantedBefore = max(unwantedBefore, position)
+    finals.removeAll { $0.range.upperBound <= position }
+    if let running, running.job.range.upperBound <= position { running.abandon.set() }
     resumeWaitersIfDrained()
   }
 
@@ -378,6 +390,7 @@ actor LiveTranscription: LiveModuleAnalysis {
   private func schedule() {
     defer { resumeWaitersIfDrained() }
     guard running == nil, !isCancelled, failure == nil else { return }
+    finals.removeAll { $0.range.upperBound <= unwantedBefore }
     if !finals.isEmpty {
       launch(finals.removeFirst())
     } else if reportsVolatileResults, let start = utteranceStart, utteranceHasSpeech,
@@ -426,8 +439,11 @@ actor LiveTranscription: LiveModuleAnalysis {
         try await commitStableWords(words, of: job)
       }  // else the utterance was cut while this ran, and the final for its audio is on its way.
       if job.isFinal { onLanguage(decoded.language) }
-    } catch SpeechTranscriptionError.cancelled where !job.isFinal && !shouldAbort() {
-      // A volatile decode abandoned for a final: there is nothing to show.
+    } catch SpeechTranscriptionError.cancelled
+      where (!job.isFinal || job.range.upperBound <= unwantedBefore) && !shouldAbort()
+    {
+      // A volatile decode abandoned for a final, or a decode of audio no longer wanted: there is
+      // nothing to show.
     } catch {
       if !isCancelled {
         failure = error
@@ -441,7 +457,7 @@ actor LiveTranscription: LiveModuleAnalysis {
   /// Publishes `words` (times in seconds from `origin`) as a result for `range`, rewritten by the
   /// custom language model if there is one.
   private func publish(_ words: [WhisperSegment.Token], origin: Int, range: Range<Int>, isFinal: Bool) async throws {
-    guard !isCancelled else { return }
+    guard !isCancelled, range.upperBound > unwantedBefore else { return }
     let offset = Double(origin) / Double(LiveAudio.sampleRate)
     let words = words.map { word in
       var word = word
