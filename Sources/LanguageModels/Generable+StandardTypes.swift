@@ -112,3 +112,22 @@ extension GeneratedContent {
     return value
   }
 }
+
+/// `Never` is generable, as Apple's is, so that generic code can name it (a tool that takes no
+/// arguments of its own, a response type nobody asks for); no content converts to it.
+extension Never: Generable {
+  /// A structure of no properties: nothing the model writes is a `Never`.
+  public static var generationSchema: GenerationSchema {
+    GenerationSchema(type: Never.self, description: "Never", properties: [])
+  }
+
+  /// Always throws: no value of `Never` exists.
+  public init(_ content: GeneratedContent) throws {
+    throw GeneratedContent.ConversionError.typeMismatch(expected: "no value (Never)", found: content.kindName)
+  }
+
+  /// Unreachable: no value of `Never` exists to convert.
+  public var generatedContent: GeneratedContent {
+    switch self {}
+  }
+}

@@ -139,6 +139,25 @@ extension GenerationSchema {
         guides: guides.map(\.constraint))
     }
 
+    /// Creates a string property whose values match each of `guides`, regular expressions such
+    /// as `/[A-Z]{3}-\d+/` (as ``GenerationGuide/pattern(_:)-(Regex<Output>)`` enforces them).
+    public init<RegexOutput>(
+      name: String, description: String? = nil, type: String.Type, guides: [Regex<RegexOutput>] = []
+    ) {
+      self.init(
+        name: name, description: description, schema: String.generationSchema, isOptional: false,
+        guides: guides.map { GenerationGuide<String>.pattern($0).constraint })
+    }
+
+    /// Creates a string property the model may leave out, whose values match each of `guides`.
+    public init<RegexOutput>(
+      name: String, description: String? = nil, type: String?.Type, guides: [Regex<RegexOutput>] = []
+    ) {
+      self.init(
+        name: name, description: description, schema: String.generationSchema, isOptional: true,
+        guides: guides.map { GenerationGuide<String>.pattern($0).constraint })
+    }
+
     private init(
       name: String, description: String?, schema: GenerationSchema, isOptional: Bool, guides: [GuideConstraint]
     ) {

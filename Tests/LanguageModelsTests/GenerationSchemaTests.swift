@@ -143,6 +143,30 @@ import Testing
     #expect(try label.value([String].self, forProperty: "required") == ["case", "_0"])
   }
 
+  @Test("a property guided by regex literals, as hand-built schemas write it, gets their pattern")
+  func regexGuidedProperty() throws {
+    let schema = GenerationSchema(
+      type: GeneratedContent.self, description: "Ticket",
+      properties: [
+        .init(name: "code", type: String.self, guides: [/[A-Z]{3}-\d+/]),
+        .init(name: "note", type: String?.self, guides: [/[a-z ]+/]),
+      ])
+    let json = try GeneratedContent(json: schema.jsonSchema())
+    let properties = try json.value(GeneratedContent.self, forProperty: "properties")
+    let code = try properties.value(GeneratedContent.self, forProperty: "code")
+    let pattern = try code.value(String.self, forProperty: "pattern")
+    #expect(pattern.contains("[A-Z]{3}") && pattern.contains("[0-9]+"), "\(pattern)")
+    let required = try json.value([String].self, forProperty: "required")
+    #expect(required == ["code"], "the optional property may be left out: \(required)")
+  }
+
+  @Test("Never is Generable, as generic code over Apple's protocol may need; nothing converts to it")
+  func neverIsGenerable() {
+    func schemaName<T: Generable>(of type: T.Type) -> String { T.generationSchema.jsonSchema() }
+    #expect(schemaName(of: Never.self).contains("object"))
+    #expect(throws: GeneratedContent.ConversionError.self) { try Never(GeneratedContent("anything")) }
+  }
+
   @Test func promptDescriptionIsCompactJSONSchema() {
     let text = DayPlan.generationSchema.promptDescription()
     #expect(!text.contains("\n"))
