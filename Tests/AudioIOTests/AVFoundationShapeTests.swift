@@ -447,6 +447,76 @@ struct AVAudioPlayerNodeTests {
     engine.stop()
   }
 
+  @Test("scheduleSegment plays the frames asked for, from the position asked for")
+  func playsASegment() async throws {
+    defer { AVAudioEngine.outputDevice = "default" }
+    let (engine, player, file) = try playerOnTestSpeaker()
+    let done = CompletionFlag()
+    player.scheduleSegment(
+      file, startingFrame: 8 * 16_000, frameCount: 16_000, at: nil, completionCallbackType: .dataPlayedBack
+    ) { type in done.set(type) }
+    try engine.start()
+    player.play()
+    let deadline = Date().addingTimeInterval(30)
+    while done.type == nil, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    engine.stop()
+    let heard = try MicrophoneCaptureTestDevices.speakerOutput()
+    let original = try AudioFile(forReading: Fixtures.jfk).read().frames((8 * 16_000)..<(9 * 16_000))
+    #expect(heard.frameLength == 16_000, "one second: \(heard.frameLength) frames")
+    let difference = zip(heard.samples, original.samples).map { abs($0 - $1) }.max() ?? 1
+    #expect(difference < 0.01, "the second from 8 s on: largest difference \(difference)")
+  }
+
+  @Test("a looping buffer plays whole passes without a gap until stop() or a buffer that interrupts it")
+  func loopsUntilInterrupted() async throws {
+    defer { AVAudioEngine.outputDevice = "default" }
+    let format = AudioFormat.speechAnalysis
+    let tone = AudioBuffer(format: format, samples: (0..<1_600).map { 0.5 * sin(Float($0) * 2 * .pi * 440 / 16_000) })
+    let level = AudioBuffer(format: format, samples: [Float](repeating: 0.25, count: 3_200))
+    for ending in ["stop", "interrupts", "interruptsAtLoop"] {
+      let (engine, player, _) = try playerOnTestSpeaker()
+      let looped = CompletionFlag()
+      let after = CompletionFlag()
+      player.scheduleBuffer(AVAudioPCMBuffer(tone), at: nil, options: .loops, completionCallbackType: .dataPlayedBack) {
+        looped.set($0)
+      }
+      try engine.start()
+      player.play()
+      try await Task.sleep(for: .milliseconds(100))
+      #expect(looped.type == nil, "\(ending): still looping")
+      switch ending {
+      case "stop": player.stop()
+      default:
+        let options: AVAudioPlayerNodeBufferOptions = ending == "interrupts" ? .interrupts : .interruptsAtLoop
+        player.scheduleBuffer(
+          AVAudioPCMBuffer(level), at: nil, options: options, completionCallbackType: .dataPlayedBack
+        ) { after.set($0) }
+      }
+      let deadline = Date().addingTimeInterval(30)
+      while looped.type == nil || (ending != "stop" && after.type == nil), Date() < deadline {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      #expect(looped.type == .dataPlayedBack, "\(ending): the loop's handler ran once it ended")
+      let rendered = player.lastRenderTime?.sampleTime ?? 0
+      engine.stop()
+      // The test speaker keeps what its last session of the device played.
+      let heard = try MicrophoneCaptureTestDevices.speakerOutput()
+      if ending == "stop" {
+        #expect(heard.frameLength >= 2 * tone.frameLength, "passes in one session: \(heard.frameLength) frames")
+        let whole = heard.frames(0..<(min(heard.frameLength, 32_000) / 1_600 * 1_600)).samples
+        let difference = whole.enumerated().map { abs($1 - tone.samples[$0 % 1_600]) }.max() ?? 1
+        #expect(difference < 0.01, "the loop is the buffer again and again, without a gap")
+      } else {
+        #expect(after.type == .dataPlayedBack)
+        #expect(heard.samples.count == 3_200 && heard.samples.allSatisfy { abs($0 - 0.25) < 0.01 }, "\(ending)")
+        #expect(rendered > 2 * 1_600 + 3_200, "\(ending): the loop played first, \(rendered) frames in all")
+        if ending == "interruptsAtLoop" {
+          #expect(rendered % 1_600 == 0, "the loop finished its pass first: \(rendered) frames in all")
+        }
+      }
+    }
+  }
+
   @Test("the main mixer's output volume and the player's volume scale what is played; 0 is silence")
   func volumes() async throws {
     defer { AVAudioEngine.outputDevice = "default" }

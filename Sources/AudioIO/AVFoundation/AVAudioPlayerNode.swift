@@ -23,6 +23,8 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
   private struct Item: @unchecked Sendable {
     let audio: () throws -> AudioBuffer
     let completion: (() -> Void)?
+    /// Whether the item plays again and again until a buffer scheduled to interrupt it, or stop().
+    var loops = false
   }
 
   /// The last moment of the node's timeline that came out of the device.
@@ -37,6 +39,12 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
 
   private struct State {
     var queue: [Item] = []
+    /// Whether an item is being played (between taking it from the queue and its completion).
+    var itemPlaying = false
+    /// Whether the item playing is to stop now (a buffer scheduled with `.interrupts`).
+    var interruptNow = false
+    /// Whether a looping item is to end with its current pass (`.interruptsAtLoop`).
+    var interruptAtLoop = false
     var playing = false
     var stopRequested = false
     var error: (any Error)?
@@ -117,6 +125,86 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
   public func scheduleBuffer(_ buffer: AVAudioPCMBuffer, completionHandler: (@Sendable () -> Void)? = nil) {
     let audio = buffer.audioBuffer
     enqueue(Item(audio: { audio }, completion: completionHandler))
+  }
+
+  /// Schedules `buffer`'s frames with `options`: `.loops` plays them again and again until a
+  /// buffer scheduled with `.interrupts` or `.interruptsAtLoop` takes over, or ``stop()``;
+  /// `.interrupts` drops what is scheduled and stops what is playing at once;
+  /// `.interruptsAtLoop` lets a looping buffer finish its pass first. `when` is accepted, and
+  /// items play in order. A loop's passes follow each other without a gap, in one session of the
+  /// device; the completion handler of a looping buffer runs once it is interrupted.
+  public func scheduleBuffer(
+    _ buffer: AVAudioPCMBuffer, at when: AVAudioTime?, options: AVAudioPlayerNodeBufferOptions = [],
+    completionHandler: (@Sendable () -> Void)? = nil
+  ) {
+    let audio = buffer.audioBuffer
+    var item = Item(audio: { audio }, completion: completionHandler)
+    item.loops = options.contains(.loops)
+    let dropped = state.withLock { state -> [Item] in
+      var dropped: [Item] = []
+      if options.contains(.interrupts) || options.contains(.interruptsAtLoop) {
+        dropped = state.queue
+        state.queue.removeAll()
+        if state.itemPlaying {
+          if options.contains(.interrupts) { state.interruptNow = true } else { state.interruptAtLoop = true }
+        }
+      }
+      state.queue.append(item)
+      return dropped
+    }
+    // What an interruption drops is done with, as far as its handlers know.
+    for item in dropped { item.completion?() }
+  }
+
+  /// Schedules `buffer` as ``scheduleBuffer(_:at:options:completionHandler:)`` does, telling
+  /// `completionHandler` which moment it was called at (here always once played back).
+  public func scheduleBuffer(
+    _ buffer: AVAudioPCMBuffer, at when: AVAudioTime?, options: AVAudioPlayerNodeBufferOptions = [],
+    completionCallbackType: CompletionCallbackType,
+    completionHandler: (@Sendable (CompletionCallbackType) -> Void)? = nil
+  ) {
+    scheduleBuffer(buffer, at: when, options: options) { completionHandler?(completionCallbackType) }
+  }
+
+  /// Schedules `buffer`, telling `completionHandler` which moment it was called at.
+  public func scheduleBuffer(
+    _ buffer: AVAudioPCMBuffer, completionCallbackType: CompletionCallbackType,
+    completionHandler: (@Sendable (CompletionCallbackType) -> Void)? = nil
+  ) {
+    scheduleBuffer(
+      buffer, at: nil, options: [], completionCallbackType: completionCallbackType, completionHandler: completionHandler
+    )
+  }
+
+  /// Schedules `frameCount` frames of `file` from `startingFrame` on (fewer at its end), as a
+  /// player does to start from a position (a word tapped in a transcript).
+  public func scheduleSegment(
+    _ file: AVAudioFile, startingFrame: AVAudioFramePosition, frameCount: AVAudioFrameCount, at when: AVAudioTime?,
+    completionHandler: (@Sendable () -> Void)? = nil
+  ) {
+    let url = file.url
+    let format = file.processingFormat
+    let start = Int(max(startingFrame, 0))
+    let count = Int(frameCount)
+    enqueue(
+      Item(
+        audio: {
+          let whole = try AudioFile(forReading: url).read(format: format)
+          let first = min(start, whole.frameLength)
+          return whole.frames(first..<min(first + count, whole.frameLength))
+        }, completion: completionHandler))
+  }
+
+  /// Schedules a segment of `file` as ``scheduleSegment(_:startingFrame:frameCount:at:completionHandler:)``
+  /// does, telling `completionHandler` which moment it was called at.
+  public func scheduleSegment(
+    _ file: AVAudioFile, startingFrame: AVAudioFramePosition, frameCount: AVAudioFrameCount, at when: AVAudioTime?,
+    completionCallbackType: CompletionCallbackType,
+    completionHandler: (@Sendable (CompletionCallbackType) -> Void)? = nil
+  ) {
+    scheduleSegment(file, startingFrame: startingFrame, frameCount: frameCount, at: when) {
+      completionHandler?(completionCallbackType)
+    }
   }
 
   /// The time of the last audio the node played: its sample time counts the frames played
@@ -201,7 +289,8 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
     state.withLock { $0.queue.append(item) }
   }
 
-  /// Plays items until the queue is empty or a stop is asked for.
+  /// Plays items until the queue is empty or a stop is asked for; a looping item goes back to the
+  /// front of the queue after each pass until something interrupts it.
   private func run() {
     while true {
       let next = state.withLock { state -> Item? in
@@ -209,6 +298,7 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
           state.playing = false
           return nil
         }
+        state.itemPlaying = true
         return state.queue.removeFirst()
       }
       guard let next else { return }
@@ -218,8 +308,13 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
           try next.audio(), volume: volume * (engine?.mainMixerNode.outputVolume ?? 1), pan: pan)
         let rate = audio.format.sampleRate
         let start = state.withLock { $0.renderedSeconds }
-        try MicrophoneCapture.ALSAPCM.play(audio, on: AVAudioEngine.outputDevice) {
-          state.withLock { $0.stopRequested }
+        let channels = audio.format.channels
+        let period = max(Int(rate) / 50, 1)
+        var frame = 0
+        // A looping item plays pass after pass in one session of the device, without a gap,
+        // until it is interrupted (at once, or at the end of a pass) or the player stops.
+        try MicrophoneCapture.ALSAPCM.play(format: audio.format, on: AVAudioEngine.outputDevice) {
+          state.withLock { $0.stopRequested || $0.interruptNow }
         } played: { frames in
           // The node's timeline advances by what the device has really played.
           let now = AVAudioTime.now
@@ -228,9 +323,22 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
             state.renderedSeconds = seconds
             state.lastRender = Render(seconds: seconds, rate: rate, hostTime: now)
           }
+        } next: {
+          if frame >= audio.frameLength {
+            guard next.loops, audio.frameLength > 0, !state.withLock({ $0.interruptAtLoop }) else { return nil }
+            frame = 0
+          }
+          let count = min(period, audio.frameLength - frame)
+          defer { frame += count }
+          return audio.samples[(frame * channels)..<((frame + count) * channels)]
         }
       } catch {
         state.withLock { $0.error = error }
+      }
+      state.withLock { state in
+        state.itemPlaying = false
+        state.interruptNow = false
+        state.interruptAtLoop = false
       }
       next.completion?()
     }
