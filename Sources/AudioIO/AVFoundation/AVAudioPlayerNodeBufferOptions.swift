@@ -1,5 +1,6 @@
 /// How a buffer scheduled on an ``AVAudioPlayerNode`` plays, as AVFoundation's options say.
 public struct AVAudioPlayerNodeBufferOptions: OptionSet, Sendable {
+  /// The options as bits.
   public let rawValue: UInt
 
   /// Options from their raw bits.
