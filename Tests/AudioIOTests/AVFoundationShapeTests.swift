@@ -294,6 +294,36 @@ struct AVFoundationShapeTests {
     #expect(posted.withLock { $0 } == [true, false], "one notification a change")
   }
 
+  @Test("the session lists the capture devices as ports; the one preferred records and is the route")
+  func sessionPorts() throws {
+    let tone = MicrophoneCaptureTestDevices.tone48k
+    let session = AVAudioSession.sharedInstance()
+    defer {
+      try? session.setPreferredInput(nil)
+      try? session.overrideOutputAudioPort(.none)
+    }
+    let inputs = try #require(session.availableInputs)
+    #expect(inputs.first?.uid == "default", "\(inputs.map(\.uid))")
+    let port = try #require(inputs.first { $0.uid == tone.name }, "\(inputs.map(\.uid))")
+    #expect(port.portName == tone.description && port.portType == .builtInMic)
+    let changes = Mutex(0)
+    let observer = NotificationCenter.default.addObserver(
+      forName: AVAudioSession.routeChangeNotification, object: nil, queue: nil
+    ) { _ in changes.withLock { $0 += 1 } }
+    defer { NotificationCenter.default.removeObserver(observer) }
+    try session.setPreferredInput(port)
+    #expect(session.preferredInput == port && AVAudioEngine.inputDevice.name == tone.name)
+    #expect(session.currentRoute.inputs.map(\.uid) == [tone.name])
+    #expect(session.sampleRate == 48_000 && session.inputNumberOfChannels == 2, "the device's own format")
+    #expect(AVAudioEngine().inputNode.outputFormat(forBus: 0).sampleRate == 48_000, "the engine records from it")
+    try session.setPreferredInput(nil)
+    #expect(session.preferredInput == nil && AVAudioEngine.inputDevice.isDefault)
+    #expect(changes.withLock { $0 } == 2, "each change of input is a route change")
+    try session.overrideOutputAudioPort(.speaker)
+    #expect(session.currentRoute.outputs.first?.portType == .builtInSpeaker)
+    #expect(session.ioBufferDuration > 0)
+  }
+
   @Test("settings make a format; voice processing is a setting; a closed file says so")
   func smallerShapes() throws {
     let aac = try #require(

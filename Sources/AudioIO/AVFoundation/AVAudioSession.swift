@@ -112,6 +112,43 @@ public final class AVAudioSession: @unchecked Sendable {
     public static let notifyOthersOnDeactivation = SetActiveOptions(rawValue: 1)
   }
 
+  /// The kind of an input or output port.
+  public struct Port: RawRepresentable, Hashable, Sendable {
+    /// The kind's name, as iOS spells it.
+    public let rawValue: String
+    /// A port of this kind.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// A built-in microphone.
+    public static let builtInMic = Port(rawValue: "MicrophoneBuiltIn")
+    /// A headset's microphone.
+    public static let headsetMic = Port(rawValue: "MicrophoneWired")
+    /// A line-level input.
+    public static let lineIn = Port(rawValue: "LineIn")
+    /// A USB audio device.
+    public static let usbAudio = Port(rawValue: "USBAudio")
+    /// A Bluetooth hands-free device.
+    public static let bluetoothHFP = Port(rawValue: "BluetoothHFP")
+    /// A Bluetooth device playing high-quality audio.
+    public static let bluetoothA2DP = Port(rawValue: "BluetoothA2DPOutput")
+    /// Built-in speakers.
+    public static let builtInSpeaker = Port(rawValue: "Speaker")
+    /// A phone's earpiece.
+    public static let builtInReceiver = Port(rawValue: "Receiver")
+    /// Headphones.
+    public static let headphones = Port(rawValue: "Headphones")
+    /// A line-level output.
+    public static let lineOut = Port(rawValue: "LineOut")
+  }
+
+  /// Where output goes instead of the route's own choice.
+  public enum PortOverride: UInt, Sendable {
+    /// The route's own output.
+    case none = 0
+    /// The built-in speaker.
+    case speaker = 0x7370_6B72
+  }
+
   /// Whether the app may record.
   public enum RecordPermission: Sendable {
     /// Not asked yet.
@@ -133,6 +170,7 @@ public final class AVAudioSession: @unchecked Sendable {
     var active = false
     var preferredSampleRate: Double = 0
     var preferredIOBufferDuration: TimeInterval = 0
+    var outputOverride = PortOverride.none
   }
   private let settings = Mutex(Settings())
 
@@ -200,6 +238,71 @@ public final class AVAudioSession: @unchecked Sendable {
 
   /// The I/O buffer duration last preferred, or 0.
   public var preferredIOBufferDuration: TimeInterval { settings.withLock { $0.preferredIOBufferDuration } }
+
+  /// The capture devices ALSA's configuration names, the default first, each as a port (nil when
+  /// there is none).
+  public var availableInputs: [AVAudioSessionPortDescription]? {
+    let devices = MicrophoneCapture.inputDevices()
+    return devices.isEmpty ? nil : devices.map(Self.port(of:))
+  }
+
+  /// The input chosen with ``setPreferredInput(_:)``, or nil for ALSA's default.
+  public var preferredInput: AVAudioSessionPortDescription? {
+    let device = AVAudioEngine.inputDevice
+    return device.isDefault ? nil : Self.port(of: device)
+  }
+
+  /// Records from `input` from now on (``AVAudioEngine/inputDevice``), or from ALSA's default
+  /// input when nil, and posts ``routeChangeNotification``.
+  public func setPreferredInput(_ input: AVAudioSessionPortDescription?) throws {
+    AVAudioEngine.inputDevice =
+      input.map { port in
+        MicrophoneCapture.inputDevices().first { $0.name == port.uid }
+          ?? AudioInputDevice(name: port.uid, description: port.portName)
+      } ?? .default
+    NotificationCenter.default.post(name: Self.routeChangeNotification, object: self)
+  }
+
+  /// The ports audio goes through now: the engine's input and output devices.
+  public var currentRoute: AVAudioSessionRouteDescription {
+    let output = AVAudioEngine.outputDevice
+    let type: Port = settings.withLock { $0.outputOverride } == .speaker ? .builtInSpeaker : .lineOut
+    return AVAudioSessionRouteDescription(
+      inputs: [Self.port(of: AVAudioEngine.inputDevice)],
+      outputs: [AVAudioSessionPortDescription(deviceName: output, description: output, type: type)])
+  }
+
+  /// Records where output should go (see the type's notes): the route's outputs are then named
+  /// as the built-in speaker, and the device stays ``AVAudioEngine/outputDevice``.
+  public func overrideOutputAudioPort(_ portOverride: PortOverride) throws {
+    settings.withLock { $0.outputOverride = portOverride }
+  }
+
+  /// The input device's own sample rate (probed), or 0 when it cannot be opened.
+  public var sampleRate: Double {
+    (try? MicrophoneCapture(device: AVAudioEngine.inputDevice))?.deviceFormat.sampleRate ?? 0
+  }
+
+  /// The input device's channel count (probed), or 0 when it cannot be opened.
+  public var inputNumberOfChannels: Int {
+    (try? MicrophoneCapture(device: AVAudioEngine.inputDevice))?.deviceFormat.channels ?? 0
+  }
+
+  /// The I/O buffer duration: the one preferred, else the 20 ms capture reads here.
+  public var ioBufferDuration: TimeInterval {
+    let preferred = preferredIOBufferDuration
+    return preferred > 0 ? preferred : 0.02
+  }
+
+  /// A port for an ALSA capture device: USB or Bluetooth when its description says so, else a
+  /// built-in microphone.
+  private static func port(of device: AudioInputDevice) -> AVAudioSessionPortDescription {
+    let text = (device.name + " " + device.description).lowercased()
+    let type: Port =
+      text.contains("usb")
+      ? .usbAudio : text.contains("bluez") || text.contains("bluetooth") ? .bluetoothHFP : .builtInMic
+    return AVAudioSessionPortDescription(deviceName: device.name, description: device.description, type: type)
+  }
 
   /// Calls `response` with `true` at once: Linux has no per-app record permission.
   public func requestRecordPermission(_ response: @escaping @Sendable (Bool) -> Void) {
