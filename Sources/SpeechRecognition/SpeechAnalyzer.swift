@@ -462,16 +462,7 @@ public actor SpeechAnalyzer {
         _ = try await self.analysis?.value
         return
       }
-      let modules = analyzableModules
-      let finished = CancellationFlag()
-      Task {
-        _ = try? await analysis.value
-        finished.set()
-      }
-      while !finished.isSet, !modules.allSatisfy({ $0.publishedThrough >= time }) {
-        try await Task.sleep(for: .milliseconds(20))
-      }
-      if finished.isSet { _ = try await analysis.value }
+      if try await waitForResults(of: analysis, through: time) { _ = try await analysis.value }
       return
     }
     // Apple's analyzer finalizes audio it has consumed.
@@ -526,17 +517,24 @@ public actor SpeechAnalyzer {
     if isLive {
       try await waitForInput(through: time)
     } else if let analysis {
-      let modules = analyzableModules
-      let finished = CancellationFlag()
-      Task {
-        _ = try? await analysis.value
-        finished.set()
-      }
-      while !finished.isSet, !modules.allSatisfy({ $0.publishedThrough >= time }) {
-        try await Task.sleep(for: .milliseconds(20))
-      }
+      _ = try await waitForResults(of: analysis, through: time)
     }
     await cancelAndFinishNow()
+  }
+
+  /// Waits until every module of a file's `analysis` has published its results through `time`,
+  /// or the analysis has ended; returns whether it has ended.
+  private func waitForResults(of analysis: Task<CMTime?, any Error>, through time: CMTime) async throws -> Bool {
+    let modules = analyzableModules
+    let finished = CancellationFlag()
+    Task {
+      _ = try? await analysis.value
+      finished.set()
+    }
+    while !finished.isSet, !modules.allSatisfy({ $0.publishedThrough >= time }) {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    return finished.isSet
   }
 
   /// Waits for the live input through `time` to arrive, or for the input to end. The consumed
