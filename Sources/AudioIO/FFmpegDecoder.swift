@@ -89,8 +89,7 @@ final class FFmpegDecoder {
     if context.pointee.duration > 0 {
       duration = Double(context.pointee.duration) / Double(AV_TIME_BASE)
     } else if stream.pointee.duration > 0 {
-      let base = stream.pointee.time_base
-      duration = Double(stream.pointee.duration) * Double(base.num) / Double(base.den)
+      duration = Self.seconds(stream.pointee.duration, stream.pointee.time_base)
     }
     timeBase = stream.pointee.time_base
     // Audio timed before zero is an encoder's priming, which players skip (see `drainFrames`).

@@ -22,6 +22,8 @@ final class FFmpegEncoder: AudioFileWriter {
 
     /// Whether the codec keeps every sample as it was (stored as 16-bit integers).
     var isLossless: Bool { [Self.appleLossless, Self.flac].contains(self) }
+    /// Whether the codec is lossy at a bit rate one chooses (G.711 and IMA have a fixed one).
+    var takesBitRate: Bool { [Self.aac, Self.opus, Self.mp3].contains(self) }
 
     static let aac = Codec(encoder: "aac", containers: ["ipod", "mp4", "mov", "adts"], name: "AAC")
     static let appleLossless = Codec(
@@ -113,12 +115,7 @@ final class FFmpegEncoder: AudioFileWriter {
       if !done {
         av_packet_free(&packet)
         av_frame_free(&frame)
-        swr_free(&converter)
-        avcodec_free_context(&encoder)
-        if let output {
-          if output.pointee.pb != nil { avio_closep(&output.pointee.pb) }
-          avformat_free_context(output)
-        }
+        release(output: &output, encoder: &encoder, converter: &converter)
       }
     }
     avformat_alloc_output_context2(&output, nil, nil, path)
@@ -267,6 +264,15 @@ final class FFmpegEncoder: AudioFileWriter {
 
   /// Frees the encoder, the converter and the container, closing the file.
   private func release() {
+    Self.release(output: &output, encoder: &encoder, converter: &converter)
+  }
+
+  /// Frees what is there of an encoder, a converter and a container (closing its file), and
+  /// leaves each nil.
+  private static func release(
+    output: inout UnsafeMutablePointer<AVFormatContext>?, encoder: inout UnsafeMutablePointer<AVCodecContext>?,
+    converter: inout OpaquePointer?
+  ) {
     if converter != nil { swr_free(&converter) }
     if encoder != nil { avcodec_free_context(&encoder) }
     if let context = output {

@@ -171,14 +171,20 @@ extension MicrophoneCapture {
     ///
     /// `played` is called after every period with how many of the buffer's frames the device has
     /// played so far (those written less those still queued in the device), and once more at the end.
+    /// At the end of the buffer, `again` says whether to play it once more, in the same session of
+    /// the device, without a gap.
     static func play(
-      _ buffer: AudioBuffer, on device: String, shouldStop: () -> Bool, played: (Int) -> Void = { _ in }
+      _ buffer: AudioBuffer, on device: String, shouldStop: () -> Bool, played: (Int) -> Void = { _ in },
+      again: () -> Bool = { false }
     ) throws(AudioIOError) {
       let channels = buffer.format.channels
       let chunk = max(Int(buffer.format.sampleRate) / 50, 1)
       var frame = 0
       try play(format: buffer.format, on: device, shouldStop: shouldStop, played: played) {
-        guard frame < buffer.frameLength else { return nil }
+        if frame >= buffer.frameLength {
+          guard buffer.frameLength > 0, again() else { return nil }
+          frame = 0
+        }
         let count = min(chunk, buffer.frameLength - frame)
         defer { frame += count }
         return buffer.samples[(frame * channels)..<((frame + count) * channels)]

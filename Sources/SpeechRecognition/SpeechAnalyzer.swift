@@ -467,7 +467,7 @@ public actor SpeechAnalyzer {
     }
     // Apple's analyzer finalizes audio it has consumed.
     if let time { try await waitForInput(through: time) }
-    let position = time.map { Int(($0.seconds * Double(LiveAudio.sampleRate)).rounded()) }
+    let position = time.map(LiveAudio.position)
     for live in running.liveAnalyses { try await live.finalize(through: position) }
   }
 
@@ -506,8 +506,7 @@ public actor SpeechAnalyzer {
   /// live captions whose scene changed, or to catch up when the analysis falls behind.
   public func cancelAnalysis(before time: CMTime) async {
     for module in analyzableModules { module.cancelResults(before: time) }
-    let position = Int((time.seconds * Double(LiveAudio.sampleRate)).rounded())
-    for live in running.liveAnalyses { await live.cancelAnalysis(before: position) }
+    for live in running.liveAnalyses { await live.cancelAnalysis(before: LiveAudio.position(time)) }
   }
 
   /// Waits until the input through `time` has been taken (or the input ends), then stops as

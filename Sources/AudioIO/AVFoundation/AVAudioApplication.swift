@@ -35,6 +35,14 @@ public final class AVAudioApplication: Sendable {
   /// silence, as Apple's does.
   public var isInputMuted: Bool { muted.withLock { $0 } }
 
+  /// `captured` as the app hears it: silence while input is muted.
+  func heard(_ captured: AudioBuffer) -> AudioBuffer {
+    guard isInputMuted else { return captured }
+    var silent = captured
+    silent.samples = [Float](repeating: 0, count: captured.samples.count)
+    return silent
+  }
+
   /// Mutes or unmutes the app's audio input and posts ``inputMuteStateChangeNotification`` when
   /// that changes it.
   public func setInputMuted(_ isMuted: Bool) throws {

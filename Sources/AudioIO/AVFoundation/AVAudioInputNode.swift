@@ -102,9 +102,7 @@ public final class AVAudioInputNode: AVAudioNode, @unchecked Sendable {
       guard run == generation, running, let tap else { return false }
       let time = AVAudioTime(hostTime: AVAudioTime.now, sampleTime: position, atRate: chunk.format.sampleRate)
       renderTime = time
-      var heard = chunk
-      if AVAudioApplication.shared.isInputMuted { heard.samples = [Float](repeating: 0, count: chunk.samples.count) }
-      tap.block(AVAudioPCMBuffer(heard, format: format), time)
+      tap.block(AVAudioPCMBuffer(AVAudioApplication.shared.heard(chunk), format: format), time)
       return true
     }
   }

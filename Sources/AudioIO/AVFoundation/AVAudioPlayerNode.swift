@@ -289,8 +289,8 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
     state.withLock { $0.queue.append(item) }
   }
 
-  /// Plays items until the queue is empty or a stop is asked for; a looping item goes back to the
-  /// front of the queue after each pass until something interrupts it.
+  /// Plays items until the queue is empty or a stop is asked for; a looping item plays on until
+  /// something interrupts it.
   private func run() {
     while true {
       let next = state.withLock { state -> Item? in
@@ -308,12 +308,9 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
           try next.audio(), volume: volume * (engine?.mainMixerNode.outputVolume ?? 1), pan: pan)
         let rate = audio.format.sampleRate
         let start = state.withLock { $0.renderedSeconds }
-        let channels = audio.format.channels
-        let period = max(Int(rate) / 50, 1)
-        var frame = 0
         // A looping item plays pass after pass in one session of the device, without a gap,
         // until it is interrupted (at once, or at the end of a pass) or the player stops.
-        try MicrophoneCapture.ALSAPCM.play(format: audio.format, on: AVAudioEngine.outputDevice) {
+        try MicrophoneCapture.ALSAPCM.play(audio, on: AVAudioEngine.outputDevice) {
           state.withLock { $0.stopRequested || $0.interruptNow }
         } played: { frames in
           // The node's timeline advances by what the device has really played.
@@ -323,14 +320,8 @@ public final class AVAudioPlayerNode: AVAudioNode, @unchecked Sendable {
             state.renderedSeconds = seconds
             state.lastRender = Render(seconds: seconds, rate: rate, hostTime: now)
           }
-        } next: {
-          if frame >= audio.frameLength {
-            guard next.loops, audio.frameLength > 0, !state.withLock({ $0.interruptAtLoop }) else { return nil }
-            frame = 0
-          }
-          let count = min(period, audio.frameLength - frame)
-          defer { frame += count }
-          return audio.samples[(frame * channels)..<((frame + count) * channels)]
+        } again: {
+          next.loops && !state.withLock { $0.interruptAtLoop }
         }
       } catch {
         state.withLock { $0.error = error }

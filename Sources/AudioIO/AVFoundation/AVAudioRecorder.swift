@@ -213,9 +213,8 @@ public final class AVAudioRecorder: NSObject, @unchecked Sendable {
 
   /// Writes `buffer` to the file and keeps it for the meters.
   private func append(_ captured: AudioBuffer) throws {
-    var buffer = captured
     // A muted app records silence, as on Apple's platforms.
-    if AVAudioApplication.shared.isInputMuted { buffer.samples = [Float](repeating: 0, count: captured.samples.count) }
+    let buffer = AVAudioApplication.shared.heard(captured)
     try state.withLock { state in
       try state.writer?.write(buffer)
       guard state.metering else { return }

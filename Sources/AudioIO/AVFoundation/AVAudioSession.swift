@@ -256,10 +256,7 @@ public final class AVAudioSession: @unchecked Sendable {
   /// input when nil, and posts ``routeChangeNotification``.
   public func setPreferredInput(_ input: AVAudioSessionPortDescription?) throws {
     AVAudioEngine.inputDevice =
-      input.map { port in
-        MicrophoneCapture.inputDevices().first { $0.name == port.uid }
-          ?? AudioInputDevice(name: port.uid, description: port.portName)
-      } ?? .default
+      input.map { AudioInputDevice(name: $0.uid, description: $0.portName == $0.uid ? "" : $0.portName) } ?? .default
     NotificationCenter.default.post(name: Self.routeChangeNotification, object: self)
   }
 
@@ -279,13 +276,14 @@ public final class AVAudioSession: @unchecked Sendable {
   }
 
   /// The input device's own sample rate (probed), or 0 when it cannot be opened.
-  public var sampleRate: Double {
-    (try? MicrophoneCapture(device: AVAudioEngine.inputDevice))?.deviceFormat.sampleRate ?? 0
-  }
+  public var sampleRate: Double { inputDeviceFormat?.sampleRate ?? 0 }
 
   /// The input device's channel count (probed), or 0 when it cannot be opened.
-  public var inputNumberOfChannels: Int {
-    (try? MicrophoneCapture(device: AVAudioEngine.inputDevice))?.deviceFormat.channels ?? 0
+  public var inputNumberOfChannels: Int { inputDeviceFormat?.channels ?? 0 }
+
+  /// The input device's own format, from opening it; nil when it cannot be opened.
+  private var inputDeviceFormat: AudioFormat? {
+    (try? MicrophoneCapture(device: AVAudioEngine.inputDevice))?.deviceFormat
   }
 
   /// The I/O buffer duration: the one preferred, else the 20 ms capture reads here.

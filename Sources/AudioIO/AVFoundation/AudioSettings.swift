@@ -72,8 +72,8 @@ struct AudioSettings: Equatable {
   /// the rest.
   func makeWriter(at url: URL) throws(AudioIOError) -> any AudioFileWriter {
     guard let codec else { return try WAVWriter(url: url, format: fileFormat.floatFormat, encoding: encoding) }
-    let lossy = [FFmpegEncoder.Codec.aac, .opus, .mp3].contains(codec)
-    return try FFmpegEncoder(url: url, format: fileFormat.floatFormat, codec: codec, bitRate: lossy ? bitRate : nil)
+    return try FFmpegEncoder(
+      url: url, format: fileFormat.floatFormat, codec: codec, bitRate: codec.takesBitRate ? bitRate : nil)
   }
 
   /// The format of the audio stored.

@@ -28,6 +28,11 @@ struct LiveAudio: Sendable {
     CMTime(value: Int64(position), timescale: Int32(sampleRate))
   }
 
+  /// The position in samples nearest a time on the timeline.
+  static func position(_ time: CMTime) -> Int {
+    Int((time.seconds * Double(sampleRate)).rounded())
+  }
+
   /// A range of time on the timeline, from a range of positions.
   static func timeRange(_ positions: Range<Int>) -> CMTimeRange {
     CMTimeRange(start: time(positions.lowerBound), duration: time(positions.count))

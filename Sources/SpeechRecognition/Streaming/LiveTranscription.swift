@@ -258,9 +258,8 @@ actor LiveTranscription: LiveModuleAnalysis {
   /// everything after `position`, is analysed as usual.
   func cancelAnalysis(before position: Int) {
     unwantedBefore = max(unwantedBefore, position)
-    finals.removeAll { $0.range.upperBound <= position }
     if let running, running.job.range.upperBound <= position { running.abandon.set() }
-    resumeWaitersIfDrained()
+    schedule()
   }
 
   // MARK: - Utterances
@@ -389,8 +388,8 @@ actor LiveTranscription: LiveModuleAnalysis {
   /// update of the open utterance once enough new audio has come.
   private func schedule() {
     defer { resumeWaitersIfDrained() }
-    guard running == nil, !isCancelled, failure == nil else { return }
     finals.removeAll { $0.range.upperBound <= unwantedBefore }
+    guard running == nil, !isCancelled, failure == nil else { return }
     if !finals.isEmpty {
       launch(finals.removeFirst())
     } else if reportsVolatileResults, let start = utteranceStart, utteranceHasSpeech,
