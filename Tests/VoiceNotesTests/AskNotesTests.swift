@@ -162,6 +162,24 @@ struct NoteAnswerParsingTests {
     // Words that no excerpt holds more of than the others leave the evidence to decide.
     let even = NoteAssistant.answer(from: "You planned it [1].", book: book, evidence: ["2.1"], shown: shown)
     #expect(even.citations.map(\.number) == [2])
+    // A number no excerpt has is placed by the same rules, and dropped when they place nothing.
+    let unknown = NoteAssistant.answer(
+      from: "The MRI is at Riverside [5]. You planned it [4].", book: book, evidence: ["1.1"], shown: shown)
+    #expect(unknown.text == "The MRI is at Riverside [2]. You planned it [1].")
+    #expect(unknown.citations.map(\.number) == [2, 1])
+    let unplaced = NoteAssistant.answer(
+      from: "You planned it [4].", book: book, evidence: ["1.1", "2.1"], shown: shown)
+    #expect(unplaced.text == "You planned it.")
+    #expect(unplaced.citations.isEmpty)
+  }
+
+  @Test("a statement written again word for word is left out with its citation")
+  func repeated() {
+    let answer = NoteAssistant.answer(
+      from: "Joy finished the dresses [1]. The cues fire early [1]. The cues fire early [1]. The cues fire early [2].",
+      book: book(notes: 2))
+    #expect(answer.text == "Joy finished the dresses [1]. The cues fire early [1].")
+    #expect(answer.citations.map(\.number) == [1])
   }
 
   @Test("the abstention cites nothing; an answer that is silent on one part and cites another is an answer")

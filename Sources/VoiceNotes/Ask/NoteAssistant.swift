@@ -143,7 +143,8 @@ public actor NoteAssistant {
   /// it, when one holds more than every other. Otherwise `evidence`, the labels ("2.3") of the
   /// sentences the answer said it draws on, decides: a citation of an excerpt the evidence does
   /// not point at is the evidence's excerpt when it points at one, and is dropped when it points
-  /// at several.
+  /// at several. A number the book does not hold (a model shown excerpt 1 wrote "[2]") is placed
+  /// the same way, and dropped when neither rule places it.
   static func answer(
     from text: String, book: CitationBook, evidence: [String] = [], shown: [NoteCitation] = []
   ) -> NoteAnswer {
@@ -156,16 +157,26 @@ public actor NoteAssistant {
     var numbers: [Int] = []
     var cleaned = ""
     var rest = Substring(trimmed)
-    // Each bracketed number the book does not hold (the model citing an excerpt it was not shown)
-    // is dropped from the text, with the space before it.
+    // A bracketed number that nothing places is dropped from the text, with the space before it.
+    var stated: Set<String> = []
     while let match = rest.firstMatch(of: /\s*\[(\d{1,3})\]/) {
       let statement = rest[..<match.range.lowerBound]
+      // A statement written again word for word (a small model may copy one clause over and over
+      // until its length runs out) is left out, with its citation.
+      let said = statement.trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
+      if !said.isEmpty, !stated.insert(said).inserted {
+        rest = rest[match.range.upperBound...]
+        continue
+      }
       cleaned += statement
-      if var number = Int(match.output.1), book.citation(number) != nil {
+      if var number = Int(match.output.1) {
+        let known = book.citation(number) != nil
         if let source = source(of: statement, among: shownWords) {
           number = source
-        } else if !pointedAt.isEmpty, !pointedAt.contains(number) {
+        } else if !pointedAt.isEmpty, !known || !pointedAt.contains(number) {
           number = pointedAt.count == 1 ? pointedAt.first! : 0
+        } else if !known {
+          number = 0
         }
         // A number changed to the one just written ("[1] [2]" both to "[2]") is not written twice.
         if number > 0, !cleaned.hasSuffix("[\(number)]") {
