@@ -501,8 +501,9 @@ public actor SpeechAnalyzer {
   }
 
   /// Stops analysing audio before `time`: results still pending for audio that ends by then are
-  /// dropped (a queued final decode of an utterance that ended is not run) and none is published
-  /// for it; results already published stay. Analysis goes on as usual at and after `time`. For
+  /// dropped (a queued final decode of an utterance that ended is not run, nor a file's window
+  /// that ended) and none is published for it; results already published stay. Analysis goes on
+  /// as usual at and after `time`. For
   /// live captions whose scene changed, or to catch up when the analysis falls behind.
   public func cancelAnalysis(before time: CMTime) async {
     for module in analyzableModules { module.cancelResults(before: time) }

@@ -71,7 +71,8 @@ public final class SpeechTranscriber: AnalyzableModule, LocaleDependentSpeechMod
   private let ownSteering: LanguageModelSteering?
   private let contextSteering = Mutex<LanguageModelSteering?>(nil)
   private let published = Mutex(CMTime.zero)
-  /// Results of audio that ends by this time are not published (`cancelAnalysis(before:)`).
+  /// Results of audio that ends by this time are not published, and a file's windows that end by
+  /// then are not decoded (`cancelAnalysis(before:)`).
   private let unwantedBefore = Mutex(CMTime.zero)
 
   /// The results, in audio order, ending when the analyzer finishes (or with the error that stopped it).
@@ -271,6 +272,12 @@ public final class SpeechTranscriber: AnalyzableModule, LocaleDependentSpeechMod
 
   func analyze(_ audio: AudioBuffer, at offset: Double, shouldAbort: @escaping @Sendable () -> Bool) async throws {
     try checkReady()
+    // A window that ends before the time given to cancelAnalysis(before:) is not decoded at all.
+    let end = CMTime(seconds: offset + audio.duration, preferredTimescale: 16_000)
+    if end <= unwantedBefore.withLock({ $0 }) {
+      published.withLock { $0 = max($0, end) }
+      return
+    }
     let steering = steering
     // Later stretches of a recording are decoded in the language the first was found to be in.
     let requestedLanguage = decodingLanguage ?? (offset > 0 ? detected.withLock { $0 } : nil)
