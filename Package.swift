@@ -150,7 +150,9 @@ let package = Package(
     .executableTarget(
       name: "AnalysisEval", dependencies: ["VoiceNotes", "LanguageModels"], path: "Benchmarks/AnalysisEval"),
     // The ask-your-notes evaluation (make eval): retrieval recall, answers, citations, abstention.
-    .executableTarget(name: "AskEval", dependencies: ["VoiceNotes", "LanguageModels"], path: "Benchmarks/AskEval"),
+    .executableTarget(
+      name: "AskEval", dependencies: ["VoiceNotes", "LanguageModels"], path: "Benchmarks/AskEval",
+      exclude: ["ask-dev.jsonl", "ask-later.jsonl"]),
 
     // Tests: real engines, real models, real audio. TestSupport finds the fixtures the bootstrap installs.
     .target(
@@ -165,7 +167,7 @@ let package = Package(
     .testTarget(
       name: "VoiceNotesTests",
       dependencies: ["VoiceNotes", "SpeechRecognition", "LanguageModels", "AudioIO", "TestSupport"]),
-    .testTarget(name: "voicenotesTests", dependencies: ["VoiceNotes", "AudioIO", "TestSupport"]),
+    .testTarget(name: "voicenotesTests", dependencies: ["VoiceNotes", "AudioIO", "TestSupport"], exclude: ["Help"]),
     // Apple's code as its authors wrote it, with only the imports changed, built like a new Xcode 26
     // project (Swift 5 mode, main-actor default isolation), run against the real engines.
     .testTarget(
