@@ -65,7 +65,7 @@ struct AskNotesTests {
       #expect(dentist.citations.contains { $0.noteID == notes[0].id }, "\(dentist.text)")
       #expect(!dentist.isAbstention)
       #expect(pieces.withLock { $0.count } > 1)
-      #expect(pieces.withLock { $0.joined() }.lowercased().contains("tuesday"))
+      #expect(pieces.withLock { $0.joined() } == dentist.text, "what streams is what the answer reads")
 
       let finance = try await assistant.ask("What did I promise the finance team?")
       #expect(finance.text.lowercased().contains("forecast"), "\(finance.text)")
@@ -171,6 +171,29 @@ struct NoteAnswerParsingTests {
       from: "You planned it [4].", book: book, evidence: ["1.1", "2.1"], shown: shown)
     #expect(unplaced.text == "You planned it.")
     #expect(unplaced.citations.isEmpty)
+  }
+
+  @Test("while an answer is written, what shows is what it will read: citations placed, repeats held back")
+  func streaming() {
+    let book = book(notes: 2)
+    let final = "Joy finished the dresses [1]. The cues fire early [2]. The cues fire early [2]."
+    var shown = ""
+    var steps: [String] = []
+    for end in final.indices + [final.endIndex] {
+      let visible = NoteAssistant.visibleAnswer(String(final[..<end]), book: book, evidence: [], shown: [])
+      #expect(visible.hasPrefix(shown), "\(visible) after \(shown)")
+      if visible != shown { steps.append(visible) }
+      shown = visible
+    }
+    let answer = NoteAssistant.answer(from: final, book: book)
+    #expect(answer.text.hasPrefix(shown))
+    #expect(steps.contains("Joy finished the dresses"), "words show before their citation")
+    #expect(!steps.contains { $0.hasSuffix("[") || $0.hasSuffix("[1") }, "no unfinished citation shows")
+    #expect(!steps.contains { $0.components(separatedBy: "The cues").count > 2 }, "the repeat never shows")
+    #expect(answer.text == "Joy finished the dresses [1]. The cues fire early [2].")
+    // A citation of a number no excerpt has shows as the one it is placed at, or not at all.
+    let placed = NoteAssistant.visibleAnswer("You planned it [7]", book: book, evidence: ["2.1"], shown: [])
+    #expect(placed == "You planned it [2]")
   }
 
   @Test("a statement written again word for word is left out with its citation")

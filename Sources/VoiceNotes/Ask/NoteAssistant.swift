@@ -80,15 +80,19 @@ public actor NoteAssistant {
     }
     let prompt = Self.prompt(question: question, excerpts: scaffold.listing)
     try await summariseIfNeeded(adding: prompt)
-    var reply: (text: String, evidence: [String])
+    var reply: (text: String, evidence: [String], streamed: String)
     do {
-      reply = try await respond(to: prompt, scaffold: scaffold, onText: onText)
+      reply = try await respond(to: prompt, scaffold: scaffold, shown: relevant, onText: onText)
     } catch LanguageModelSession.GenerationError.exceededContextWindowSize where !session.transcript.isEmpty {
       // The estimate left too little room (long tool outputs): summarise now and ask again once.
       try await summarise()
-      reply = try await respond(to: prompt, scaffold: scaffold, onText: onText)
+      reply = try await respond(to: prompt, scaffold: scaffold, shown: relevant, onText: onText)
     }
-    return Self.answer(from: reply.text, book: book, evidence: reply.evidence, shown: relevant)
+    let answer = Self.answer(from: reply.text, book: book, evidence: reply.evidence, shown: relevant)
+    if answer.text.count > reply.streamed.count, answer.text.hasPrefix(reply.streamed) {
+      onText(String(answer.text.dropFirst(reply.streamed.count)))
+    }
+    return answer
   }
 
   /// How many sentences the evidence may choose among: those nearest the question in meaning.
@@ -113,23 +117,52 @@ public actor NoteAssistant {
     return labels.indices.filter(nearest.contains).map { labels[$0] }
   }
 
-  /// The model's answer to `prompt` in this session and the labels of its evidence, each new
-  /// piece of the answer passed to `onText`.
-  private func respond(to prompt: String, scaffold: AnswerScaffold, onText: @Sendable (String) -> Void) async throws
-    -> (text: String, evidence: [String])
-  {
+  /// The model's answer to `prompt` in this session, the labels of its evidence, and what of it
+  /// was passed to `onText` piece by piece: the answer as it will read, with its citations
+  /// already placed (``visibleAnswer(_:book:evidence:shown:)``).
+  private func respond(
+    to prompt: String, scaffold: AnswerScaffold, shown: [NoteCitation], onText: @Sendable (String) -> Void
+  ) async throws -> (text: String, evidence: [String], streamed: String) {
     var text = ""
     var evidence: [String] = []
+    var streamed = ""
     let stream = session.streamResponse(
       to: Prompt(prompt), schema: try scaffold.schema(), includeSchemaInPrompt: false,
       options: GenerationOptions(sampling: .greedy, maximumResponseTokens: Self.responseTokens))
     for try await snapshot in stream {
-      let current = (try? snapshot.content.value(String.self, forProperty: "answer")) ?? ""
-      if current.count > text.count, current.hasPrefix(text) { onText(String(current.dropFirst(text.count))) }
-      text = current
+      text = (try? snapshot.content.value(String.self, forProperty: "answer")) ?? text
       evidence = (try? snapshot.content.value([String].self, forProperty: "evidence")) ?? evidence
+      let visible = Self.visibleAnswer(text, book: book, evidence: evidence, shown: shown)
+      if visible.count > streamed.count, visible.hasPrefix(streamed) {
+        onText(String(visible.dropFirst(streamed.count)))
+        streamed = visible
+      }
     }
-    return (text, evidence)
+    return (text, evidence, streamed)
+  }
+
+  /// What of an answer still being written can be shown, so that what streams is what the
+  /// answer will read: the statements whose citation is written, placed as
+  /// ``answer(from:book:evidence:shown:)`` places them, then the statement being written, without
+  /// a citation not yet finished, and held back while it may turn out to repeat an earlier one.
+  /// The marks that end the answer come with the whole answer.
+  static func visibleAnswer(
+    _ text: String, book: CitationBook, evidence: [String], shown: [NoteCitation]
+  ) -> String {
+    let citation = /\s*\[(\d{1,3})\]/
+    let cut = text.matches(of: citation).last?.range.upperBound ?? text.startIndex
+    let done = String(text[..<cut])
+    let head = done.isEmpty ? "" : answer(from: done, book: book, evidence: evidence, shown: shown).text
+    var tail = Substring(text[cut...])
+    if let open = tail.lastIndex(of: "["), !tail[open...].contains("]") { tail = tail[..<open] }
+    while tail.last?.isWhitespace == true { tail = tail.dropLast() }
+    if head.isEmpty { tail = tail.drop(while: \.isWhitespace) }
+    let marks = CharacterSet.whitespaces.union(.punctuationCharacters)
+    let said = tail.trimmingCharacters(in: marks)
+    let earlier = done.split(separator: citation).map { $0.trimmingCharacters(in: marks) }
+    // Marks alone after a citation ("." or ". ") may still start a repeat, which goes with them.
+    if said.isEmpty || earlier.contains(where: { $0.hasPrefix(said) }) { return head }
+    return head + tail
   }
 
   /// Tokens an answer may take, with the labels of its evidence.
