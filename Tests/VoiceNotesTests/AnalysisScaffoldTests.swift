@@ -51,6 +51,10 @@ struct AnalysisScaffoldTests {
     #expect(pronouns.spans == ["Sam"] && pronouns.names == 1, "\(pronouns)")
     let auxiliary = AnalysisScaffold.nameSpans(of: "Had he married a more amiable woman, Mr. Dashwood might have been.")
     #expect(auxiliary.spans == ["Mr. Dashwood", "Dashwood"] && auxiliary.names == 1, "\(auxiliary)")
+    let instruction = AnalysisScaffold.nameSpans(of: "Email the landlord, then Ask Noor.")
+    #expect(instruction.spans == ["Noor"] && instruction.names == 1, "\(instruction)")
+    let named = AnalysisScaffold.nameSpans(of: "Bill said Mark will call.")
+    #expect(named.spans == ["Bill", "Mark"] && named.names == 2, "\(named)")
     let none = AnalysisScaffold.nameSpans(of: "On my way, and buy milk at the shop.")
     #expect(none.spans.isEmpty && none.names == 0, "\(none)")
     // The schema offers the choices, and a sentence without any gets empty lists.

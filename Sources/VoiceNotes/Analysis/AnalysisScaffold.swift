@@ -168,8 +168,9 @@ struct AnalysisScaffold: Sendable {
   }
 
   /// Capitalised words that begin no name: pronouns, articles, conjunctions, prepositions,
-  /// auxiliary verbs ("Had he known", "Could you"), and the words a speaker starts a sentence
-  /// with. Words that are also given names ("Will", "May", "Grace") are not among them.
+  /// auxiliary verbs ("Had he known", "Could you"), the verbs a note's instructions start with
+  /// ("Email the landlord", "Ask Noor"), and the words a speaker starts a sentence with. Words
+  /// that are also given names ("Will", "May", "Grace", "Bill", "Mark") are not among them.
   private static let notNames: Set<String> = [
     "i'm", "i'll", "i've", "i'd", "he", "she", "it", "we", "you", "they", "me", "him", "her", "us", "them",
     "my", "his", "its", "our", "your", "their", "he's", "she's", "it's", "we're", "we'll", "you're", "they're",
@@ -181,6 +182,10 @@ struct AnalysisScaffold: Sendable {
     "would", "should", "must", "might", "shall", "not", "all", "some", "any", "each", "every", "both", "though",
     "although", "because", "since", "while", "until", "unless", "whether", "than", "now", "once", "again", "too",
     "very", "even", "only", "never", "always", "perhaps", "please", "thanks", "sure", "really", "actually",
+    "call", "email", "text", "message", "ask", "tell", "book", "buy", "order", "send", "check", "pick", "get",
+    "grab", "remind", "schedule", "sign", "pay", "renew", "cancel", "return", "find", "take", "bring", "write",
+    "finish", "start", "try", "set", "go", "look", "talk", "meet", "print", "clean", "fix", "move", "forget",
+    "confirm", "update", "review", "submit", "reply", "plan", "prepare", "contact", "invite", "make", "put",
   ]
 
   /// The analysis an answer holds. The people are the names called persons, in order; the tasks
