@@ -899,11 +899,13 @@ class Run:
         self.b.find(tid("show-completed")).click()
         self.b.wait_until(lambda: item["id"] in ui_items(), timeout=UI_S,
                           what="the ticked task to be listed with show-completed on")
-        ticked = self.b.find(tid("task-item", f'[data-id="{item["id"]}"]') + ' input[type="checkbox"]')
-        expect(ticked.is_selected(), "the completed task is listed but not checked")
-        groups = self.shown(tid("task-group"))
-        expect(note["id"] in {g.attribute("data-note-id") for g in groups}, "no task-group for the note")
-        everything = ui_items()
+        # The list may render once more as events arrive: each read is retried on a stale element.
+        ticked = tid("task-item", f'[data-id="{item["id"]}"]') + ' input[type="checkbox"]'
+        self.b.wait_until(lambda: self.b.find(ticked).is_selected(), timeout=UI_S,
+                          what="the completed task to be listed checked")
+        self.b.wait_until(lambda: note["id"] in {g.attribute("data-note-id") for g in self.shown(tid("task-group"))},
+                          timeout=UI_S, what="a task-group for the note")
+        everything = self.b.wait_until(ui_items, timeout=UI_S, what="the listed tasks")
         self.shot("tasks.png")
         # The person filter: pick someone whose tasks are fewer than all of them, if anyone.
         people = self.api.get("/api/tasks?completed=true")["people"]
