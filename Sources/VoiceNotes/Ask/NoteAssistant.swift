@@ -149,7 +149,6 @@ public actor NoteAssistant {
   static func visibleAnswer(
     _ text: String, book: CitationBook, evidence: [String], shown: [NoteCitation]
   ) -> String {
-    let citation = /\s*\[(\d{1,3})\]/
     let cut = text.matches(of: citation).last?.range.upperBound ?? text.startIndex
     let done = String(text[..<cut])
     let head = done.isEmpty ? "" : answer(from: done, book: book, evidence: evidence, shown: shown).text
@@ -157,12 +156,19 @@ public actor NoteAssistant {
     if let open = tail.lastIndex(of: "["), !tail[open...].contains("]") { tail = tail[..<open] }
     while tail.last?.isWhitespace == true { tail = tail.dropLast() }
     if head.isEmpty { tail = tail.drop(while: \.isWhitespace) }
-    let marks = CharacterSet.whitespaces.union(.punctuationCharacters)
-    let said = tail.trimmingCharacters(in: marks)
-    let earlier = done.split(separator: citation).map { $0.trimmingCharacters(in: marks) }
+    let said = key(of: tail)
+    let earlier = done.split(separator: citation).map(key(of:))
     // Marks alone after a citation ("." or ". ") may still start a repeat, which goes with them.
     if said.isEmpty || earlier.contains(where: { $0.hasPrefix(said) }) { return head }
     return head + tail
+  }
+
+  /// A citation in an answer's text, "[2]", with the spaces before it.
+  private static var citation: Regex<(Substring, Substring)> { /\s*\[(\d{1,3})\]/ }
+
+  /// A statement as repeats are told apart: without the spaces and marks around it.
+  private static func key(of statement: some StringProtocol) -> String {
+    statement.trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
   }
 
   /// Tokens an answer may take, with the labels of its evidence.
@@ -192,11 +198,11 @@ public actor NoteAssistant {
     var rest = Substring(trimmed)
     // A bracketed number that nothing places is dropped from the text, with the space before it.
     var stated: Set<String> = []
-    while let match = rest.firstMatch(of: /\s*\[(\d{1,3})\]/) {
+    while let match = rest.firstMatch(of: citation) {
       let statement = rest[..<match.range.lowerBound]
       // A statement written again word for word (a small model may copy one clause over and over
       // until its length runs out) is left out, with its citation.
-      let said = statement.trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
+      let said = key(of: statement)
       if !said.isEmpty, !stated.insert(said).inserted {
         rest = rest[match.range.upperBound...]
         continue
