@@ -205,6 +205,20 @@ struct NoteAnswerParsingTests {
     #expect(answer.citations.map(\.number) == [1])
   }
 
+  @Test("an excerpt is kept only when its short answer brings words of its own that the question lacks")
+  func drawnAnswers() {
+    let excerpt = "Flights are booked, we land in Lisbon at 9:40 on the 3rd. I need to text Inês the flight number."
+    #expect(ExcerptCheck.isDrawn("9:40 on the 3rd", from: excerpt, question: "When do we land in Lisbon?"))
+    #expect(ExcerptCheck.isDrawn("Inês", from: excerpt, question: "Who do I text the flight number to?"))
+    // Other endings of an excerpt's word count as its own.
+    #expect(ExcerptCheck.isDrawn("texting her", from: excerpt, question: "What do I still have to do?"))
+    // The question's own words, words the excerpt does not have, and "not given" bring nothing.
+    #expect(!ExcerptCheck.isDrawn("the flight number", from: excerpt, question: "What is our flight number?"))
+    #expect(!ExcerptCheck.isDrawn("flight LH 1172", from: excerpt, question: "What is our flight number?"))
+    #expect(!ExcerptCheck.isDrawn("Not given.", from: excerpt, question: "What is our flight number?"))
+    #expect(!ExcerptCheck.isDrawn("the", from: excerpt, question: "What is our flight number?"))
+  }
+
   @Test("the abstention cites nothing; an answer that is silent on one part and cites another is an answer")
   func abstention() {
     let answer = NoteAssistant.answer(from: NoteAssistant.abstention, book: book(notes: 3))

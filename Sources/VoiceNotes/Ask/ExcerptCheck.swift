@@ -7,6 +7,10 @@ import LanguageModels
 /// question (the flight out when asked about the flight home) answers from it. Asked in the same
 /// breath to either answer or abstain, it abstained even with the answer in front of it. A yes or
 /// no about one short excerpt, with nothing else in the prompt, is a judgement it makes well.
+/// An excerpt it says yes to is then answered from in a few words, and kept only when those words
+/// bring something of the excerpt's that the question does not already say: a yes given to an
+/// excerpt that only mentions what is asked about is then answered with the question's own words
+/// ("Priya's phone number") or "not given".
 enum ExcerptCheck {
   /// The instructions of the checking session.
   static let instructions = """
@@ -23,6 +27,67 @@ enum ExcerptCheck {
     Excerpt: Book the Lufthansa flight to Munich for the 3rd.
     Question: Which airline am I flying with? -> yes (Lufthansa is an airline)
     """
+
+  /// Whether `excerpt` gives the answer to `question`: the model says it does, and its answer in
+  /// a few words is drawn from the excerpt (``isDrawn(_:from:question:)``).
+  static func gives(_ question: String, excerpt: NoteCitation, model: SystemLanguageModel) async throws -> Bool {
+    guard try await answers(question, excerpt: excerpt, model: model) else { return false }
+    let answer = try await shortAnswer(question, excerpt: excerpt, model: model)
+    return isDrawn(answer, from: excerpt.text, question: question)
+  }
+
+  /// The instructions of the session that answers from one excerpt in a few words.
+  static let shortAnswerInstructions = """
+    You answer a question about the user's voice notes from one excerpt, in a few words taken \
+    from the excerpt. If the excerpt does not give what is asked, reply "not given". For example:
+    Excerpt: Call the plumber on Monday about the leak, and ask Sam for the spare key.
+    Question: What do I need from Sam? -> "the spare key"
+    Question: When is the plumber coming? -> "not given"
+    Excerpt: The train to Porto leaves at six from platform two.
+    Question: Which platform is my train on? -> "platform two"
+    Question: What is my seat number? -> "not given"
+    """
+
+  /// What the model answers `question` with from `excerpt` alone, in at most about 80 characters.
+  static func shortAnswer(_ question: String, excerpt: NoteCitation, model: SystemLanguageModel) async throws
+    -> String
+  {
+    let session = LanguageModelSession(model: model, instructions: shortAnswerInstructions)
+    let schema = try GenerationSchema(
+      root: DynamicGenerationSchema(type: String.self, guides: [.pattern(#"^[^"\\\n]{1,80}$"#)]), dependencies: [])
+    let reply = try await session.respond(
+      to: Prompt("Excerpt: \(excerpt.text)\n\nQuestion: \(question)"), schema: schema, includeSchemaInPrompt: false,
+      options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 40))
+    return try reply.content.value(String.self)
+  }
+
+  /// Whether `answer` brings something of `excerpt`'s that `question` does not say: one of its
+  /// words (three letters or more, or a number, and not a stop word) is not the question's and is
+  /// the excerpt's, with any ending (``sameWord(_:_:)``). "Not given" never is.
+  static func isDrawn(_ answer: String, from excerpt: String, question: String) -> Bool {
+    guard !FullTextQuery.foldedWords(answer).starts(with: ["not", "given"]) else { return false }
+    let asked = telling(question)
+    let stated = telling(excerpt)
+    return telling(answer).contains { word in
+      !asked.contains { sameWord($0, word) } && stated.contains { sameWord($0, word) }
+    }
+  }
+
+  /// Whether two folded words are one with other endings: their first letters agree, up to five
+  /// and as far as the shorter goes ("pick" and "picking"); numbers only when equal.
+  private static func sameWord(_ one: String, _ other: String) -> Bool {
+    if one.allSatisfy(\.isNumber) || other.allSatisfy(\.isNumber) { return one == other }
+    let length = min(one.count, other.count, 5)
+    return one.prefix(length) == other.prefix(length)
+  }
+
+  /// The folded words of `text` that can carry an answer: three letters or more, or a number,
+  /// and not a stop word.
+  private static func telling(_ text: String) -> [String] {
+    FullTextQuery.foldedWords(text).filter {
+      ($0.count >= 3 || $0.allSatisfy(\.isNumber)) && !FullTextQuery.stopWords.contains($0)
+    }
+  }
 
   /// Whether `excerpt` states the answer to `question` (or part of it), in `model`'s judgement.
   static func answers(_ question: String, excerpt: NoteCitation, model: SystemLanguageModel) async throws -> Bool {

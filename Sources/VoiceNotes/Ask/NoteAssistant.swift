@@ -5,7 +5,8 @@ import LanguageModels
 /// moment each statement comes from, or saying that the notes do not say.
 ///
 /// Each question is first searched for (words and meaning), and the model judges each excerpt
-/// found on its own: does it give the answer? With none that does, the answer is the abstention.
+/// found on its own: does it give the answer, and what is that answer in a few of its words
+/// (``ExcerptCheck``)? With none that does, the answer is the abstention.
 /// Those that do go into the prompt numbered, sentence by sentence; the answer first points at
 /// the sentences it draws on (among those nearest the question in meaning), then says it,
 /// citing. The model may call tools to search again, read more of a note, list action items or
@@ -62,7 +63,7 @@ public actor NoteAssistant {
     // A follow-up that found nothing new may be about what was shown last.
     let candidates = excerpts.isEmpty ? Array(book.all.suffix(Self.excerptCount)) : excerpts
     var relevant: [NoteCitation] = []
-    for excerpt in candidates where try await ExcerptCheck.answers(question, excerpt: excerpt, model: model) {
+    for excerpt in candidates where try await ExcerptCheck.gives(question, excerpt: excerpt, model: model) {
       relevant.append(excerpt)
     }
     // With no excerpt that gives the answer, the model is not asked: shown only what is near the
