@@ -264,12 +264,14 @@ public struct NoteAnalyzer: Sendable {
     let longer = Set(contentWords(of: task))
     let shorter = Set(contentWords(of: other))
     guard longer.count > shorter.count, !shorter.isEmpty else { return false }
-    return shorter.allSatisfy { word in
-      longer.contains { candidate in
-        let length = min(word.count, candidate.count, 5)
-        return candidate.prefix(length) == word.prefix(length)
-      }
-    }
+    return shorter.allSatisfy { word in longer.contains { sameStem($0, word) } }
+  }
+
+  /// Whether two folded words are one with other endings: their first letters agree, up to five
+  /// and as far as the shorter goes ("meet" and "meeting").
+  static func sameStem(_ one: some StringProtocol, _ other: some StringProtocol) -> Bool {
+    let length = min(one.count, other.count, 5)
+    return one.prefix(length) == other.prefix(length)
   }
 
   /// Words too common to show what a task is about.

@@ -62,10 +62,11 @@ enum ExcerptCheck {
   }
 
   /// Whether `answer` brings something of `excerpt`'s that `question` does not say: one of its
-  /// words (three letters or more, or a number, and not a stop word) is not the question's and is
+  /// words (``NoteAssistant/telling(_:)``, stop words aside) is not the question's and is
   /// the excerpt's, with any ending (``sameWord(_:_:)``). "Not given" never is.
   static func isDrawn(_ answer: String, from excerpt: String, question: String) -> Bool {
     guard !FullTextQuery.foldedWords(answer).starts(with: ["not", "given"]) else { return false }
+    let telling = { (text: String) in NoteAssistant.telling(text).subtracting(FullTextQuery.stopWords) }
     let asked = telling(question)
     let stated = telling(excerpt)
     return telling(answer).contains { word in
@@ -73,20 +74,11 @@ enum ExcerptCheck {
     }
   }
 
-  /// Whether two folded words are one with other endings: their first letters agree, up to five
-  /// and as far as the shorter goes ("pick" and "picking"); numbers only when equal.
+  /// Whether two folded words are one with other endings (``NoteAnalyzer/sameStem(_:_:)``);
+  /// numbers only when equal.
   private static func sameWord(_ one: String, _ other: String) -> Bool {
     if one.allSatisfy(\.isNumber) || other.allSatisfy(\.isNumber) { return one == other }
-    let length = min(one.count, other.count, 5)
-    return one.prefix(length) == other.prefix(length)
-  }
-
-  /// The folded words of `text` that can carry an answer: three letters or more, or a number,
-  /// and not a stop word.
-  private static func telling(_ text: String) -> [String] {
-    FullTextQuery.foldedWords(text).filter {
-      ($0.count >= 3 || $0.allSatisfy(\.isNumber)) && !FullTextQuery.stopWords.contains($0)
-    }
+    return NoteAnalyzer.sameStem(one, other)
   }
 
   /// Whether `excerpt` states the answer to `question` (or part of it), in `model`'s judgement.
