@@ -110,13 +110,19 @@ extension AskNotesTests {
 
 @Suite("Answers from the model's text")
 struct NoteAnswerParsingTests {
+  /// What each excerpt of ``book(notes:)`` says: the words of the statements these tests cite.
+  static let excerpt = """
+    I planned to call the dentist on Tuesday and the bank, loop in legal before signing, and return the books \
+    and the outline. Joy finished the dresses, the cues fire early, and I'm dropping Hulu before the 20th.
+    """
+
   private func book(notes: Int) -> CitationBook {
     let book = CitationBook()
     for index in 0..<notes {
       let note = VoiceNote(
         id: "note-\(index)", createdAt: Date(timeIntervalSinceReferenceDate: 0), duration: 10, audioFileName: "a.wav",
         originalFileName: "a.wav")
-      _ = book.add("excerpt \(index)", of: note, at: Double(index))
+      _ = book.add(Self.excerpt, of: note, at: Double(index))
     }
     return book
   }
@@ -150,7 +156,7 @@ struct NoteAnswerParsingTests {
       id: "note", createdAt: Date(timeIntervalSinceReferenceDate: 0), duration: 10, audioFileName: "a.wav",
       originalFileName: "a.wav")
     let shown = [
-      book.add("Call the dentist's office on Tuesday about the blood work.", of: note, at: 0),
+      book.add("Call the dentist's office on Tuesday about the blood work that is booked.", of: note, at: 0),
       book.add("The MRI is booked for the 8th at the Riverside imaging center.", of: note, at: 5),
     ]
     let moved = NoteAssistant.answer(
@@ -160,16 +166,16 @@ struct NoteAnswerParsingTests {
       moved.text == "Your scan is at the Riverside imaging center on the 8th [2]. Call the dentist on Tuesday [1].")
     #expect(moved.citations.map(\.number) == [2, 1])
     // Words that no excerpt holds more of than the others leave the evidence to decide.
-    let even = NoteAssistant.answer(from: "You planned it [1].", book: book, evidence: ["2.1"], shown: shown)
+    let even = NoteAssistant.answer(from: "It is booked [1].", book: book, evidence: ["2.1"], shown: shown)
     #expect(even.citations.map(\.number) == [2])
     // A number no excerpt has is placed by the same rules, and dropped when they place nothing.
     let unknown = NoteAssistant.answer(
-      from: "The MRI is at Riverside [5]. You planned it [4].", book: book, evidence: ["1.1"], shown: shown)
-    #expect(unknown.text == "The MRI is at Riverside [2]. You planned it [1].")
+      from: "The MRI is at Riverside [5]. It is booked [4].", book: book, evidence: ["1.1"], shown: shown)
+    #expect(unknown.text == "The MRI is at Riverside [2]. It is booked [1].")
     #expect(unknown.citations.map(\.number) == [2, 1])
     let unplaced = NoteAssistant.answer(
-      from: "You planned it [4].", book: book, evidence: ["1.1", "2.1"], shown: shown)
-    #expect(unplaced.text == "You planned it.")
+      from: "It is booked [4].", book: book, evidence: ["1.1", "2.1"], shown: shown)
+    #expect(unplaced.text == "It is booked.")
     #expect(unplaced.citations.isEmpty)
   }
 
@@ -219,6 +225,32 @@ struct NoteAnswerParsingTests {
     #expect(!ExcerptCheck.isDrawn("the", from: excerpt, question: "What is our flight number?"))
   }
 
+  @Test("a statement with no word of the excerpt it cites is left out; short answers stand in for none left")
+  func grounding() {
+    let answer = NoteAssistant.answer(
+      from: "You'll ask Ann, actually no, Ben [1]. Joy finished the dresses [2]. The cue fired early [1].",
+      book: book(notes: 2))
+    #expect(answer.text == "Joy finished the dresses [2]. The cue fired early [1].")
+    #expect(answer.citations.map(\.number) == [2, 1])
+    let copied = NoteAssistant.answer(from: "You'll ask Ann, actually no, Ben [1].", book: book(notes: 2))
+    #expect(copied.citations.isEmpty)
+    #expect(!copied.isAbstention)
+    let book = book(notes: 2)
+    let short = NoteAssistant.answer(
+      fromShortAnswers: [(book.citation(1)!, "after two"), (book.citation(2)!, "Tuesday.")], book: book)
+    #expect(short.text == "After two [1]. Tuesday [2].")
+    #expect(short.citations.map(\.number) == [1, 2])
+    #expect(!short.isAbstention)
+  }
+
+  @Test("a word with a digit tells, however short: an apartment 4B, a 5K")
+  func digitWords() {
+    #expect(NoteAssistant.telling("Mr. Dobrev in 4B ran a 5K") == ["dobrev", "4b", "ran", "5k"])
+    let excerpt = "She's leaving the spare key with Mr. Dobrev in 4B, so I need to grab it from him."
+    #expect(ExcerptCheck.isDrawn("4B", from: excerpt, question: "Which apartment does Mr. Dobrev live in?"))
+    #expect(!ExcerptCheck.isDrawn("4C", from: excerpt, question: "Which apartment does Mr. Dobrev live in?"))
+  }
+
   @Test("the abstention cites nothing; an answer that is silent on one part and cites another is an answer")
   func abstention() {
     let answer = NoteAssistant.answer(from: NoteAssistant.abstention, book: book(notes: 3))
@@ -265,7 +297,7 @@ struct NoteAnswerParsingTests {
     let note = VoiceNote(
       id: "note-0", createdAt: Date(timeIntervalSinceReferenceDate: 0), duration: 10, audioFileName: "a.wav",
       originalFileName: "a.wav")
-    #expect(book.add("excerpt 0", of: note, at: 0).number == 1)
+    #expect(book.add(Self.excerpt, of: note, at: 0).number == 1)
     #expect(book.add("another", of: note, at: 0).number == 3)
     #expect(CitationBook.line(book.citation(3)!).hasPrefix("[3] from the note \""))
   }

@@ -28,12 +28,15 @@ enum ExcerptCheck {
     Question: Which airline am I flying with? -> yes (Lufthansa is an airline)
     """
 
-  /// Whether `excerpt` gives the answer to `question`: the model says it does, and its answer in
-  /// a few words is drawn from the excerpt (``isDrawn(_:from:question:)``).
-  static func gives(_ question: String, excerpt: NoteCitation, model: SystemLanguageModel) async throws -> Bool {
-    guard try await answers(question, excerpt: excerpt, model: model) else { return false }
+  /// The answer `excerpt` gives to `question` in a few of its words, or nil when it gives none:
+  /// the model says it does not, or its answer in a few words is not drawn from the excerpt
+  /// (``isDrawn(_:from:question:)``).
+  static func answer(to question: String, in excerpt: NoteCitation, model: SystemLanguageModel) async throws
+    -> String?
+  {
+    guard try await answers(question, excerpt: excerpt, model: model) else { return nil }
     let answer = try await shortAnswer(question, excerpt: excerpt, model: model)
-    return isDrawn(answer, from: excerpt.text, question: question)
+    return isDrawn(answer, from: excerpt.text, question: question) ? answer : nil
   }
 
   /// The instructions of the session that answers from one excerpt in a few words.

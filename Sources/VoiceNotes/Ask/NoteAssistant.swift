@@ -63,8 +63,11 @@ public actor NoteAssistant {
     // A follow-up that found nothing new may be about what was shown last.
     let candidates = excerpts.isEmpty ? Array(book.all.suffix(Self.excerptCount)) : excerpts
     var relevant: [NoteCitation] = []
-    for excerpt in candidates where try await ExcerptCheck.gives(question, excerpt: excerpt, model: model) {
+    var shortAnswers: [(excerpt: NoteCitation, answer: String)] = []
+    for excerpt in candidates {
+      guard let answer = try await ExcerptCheck.answer(to: question, in: excerpt, model: model) else { continue }
       relevant.append(excerpt)
+      shortAnswers.append((excerpt, answer))
     }
     // With no excerpt that gives the answer, the model is not asked: shown only what is near the
     // question, a small model makes an answer up from it.
@@ -89,7 +92,12 @@ public actor NoteAssistant {
       try await summarise()
       reply = try await respond(to: prompt, scaffold: scaffold, shown: relevant, onText: onText)
     }
-    let answer = Self.answer(from: reply.text, book: book, evidence: reply.evidence, shown: relevant)
+    var answer = Self.answer(from: reply.text, book: book, evidence: reply.evidence, shown: relevant)
+    if answer.citations.isEmpty, !answer.isAbstention {
+      // Nothing the model wrote holds a word of the excerpt it cites (it copied an example of
+      // its instructions): the excerpts' own short answers are the answer.
+      answer = Self.answer(fromShortAnswers: shortAnswers, book: book)
+    }
     if answer.text.count > reply.streamed.count, answer.text.hasPrefix(reply.streamed) {
       onText(String(answer.text.dropFirst(reply.streamed.count)))
     }
@@ -208,27 +216,55 @@ public actor NoteAssistant {
         rest = rest[match.range.upperBound...]
         continue
       }
+      var number = Int(match.output.1) ?? 0
+      let known = book.citation(number) != nil
+      if let source = source(of: statement, among: shownWords) {
+        number = source
+      } else if !pointedAt.isEmpty, !known || !pointedAt.contains(number) {
+        number = pointedAt.count == 1 ? pointedAt.first! : 0
+      } else if !known {
+        number = 0
+      }
+      // A statement with nothing in common with the excerpt it cites is left out, with its citation.
+      if let cited = book.citation(number), !isGrounded(statement, in: telling(cited.text)) {
+        rest = rest[match.range.upperBound...]
+        continue
+      }
       cleaned += statement
-      if var number = Int(match.output.1) {
-        let known = book.citation(number) != nil
-        if let source = source(of: statement, among: shownWords) {
-          number = source
-        } else if !pointedAt.isEmpty, !known || !pointedAt.contains(number) {
-          number = pointedAt.count == 1 ? pointedAt.first! : 0
-        } else if !known {
-          number = 0
-        }
-        // A number changed to the one just written ("[1] [2]" both to "[2]") is not written twice.
-        if number > 0, !cleaned.hasSuffix("[\(number)]") {
-          cleaned += rest[match.range].prefix(while: \.isWhitespace) + "[\(number)]"
-          if !numbers.contains(number) { numbers.append(number) }
-        }
+      // A number changed to the one just written ("[1] [2]" both to "[2]") is not written twice.
+      if number > 0, !cleaned.hasSuffix("[\(number)]") {
+        cleaned += rest[match.range].prefix(while: \.isWhitespace) + "[\(number)]"
+        if !numbers.contains(number) { numbers.append(number) }
       }
       rest = rest[match.range.upperBound...]
     }
     cleaned += rest
+    // What a statement left out at the start leaves before the next one (". ").
+    cleaned = String(cleaned.drop { $0.isWhitespace || ".,;:!?".contains($0) })
     let citations = abstains ? [] : numbers.compactMap { book.citation($0) }
     return NoteAnswer(text: cleaned, citations: citations, isAbstention: abstains && citations.isEmpty)
+  }
+
+  /// An answer made of the excerpts' short answers, each cited: "After two [1]."
+  static func answer(fromShortAnswers answers: [(excerpt: NoteCitation, answer: String)], book: CitationBook)
+    -> NoteAnswer
+  {
+    let statements = answers.map { excerpt, answer in
+      let text = answer.trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
+      return text.prefix(1).uppercased() + text.dropFirst() + " [\(excerpt.number)]."
+    }
+    return NoteAnswer(
+      text: statements.joined(separator: " "), citations: answers.compactMap { book.citation($0.excerpt.number) },
+      isAbstention: false)
+  }
+
+  /// Whether `statement` holds a word of the excerpt it cites (`words`, its ``telling(_:)``
+  /// words), with any ending, or no telling word at all ("Yes"). A statement that shares nothing
+  /// with its excerpt was not drawn from it: a small model sometimes copies an example of its
+  /// instructions instead.
+  static func isGrounded(_ statement: some StringProtocol, in words: Set<String>) -> Bool {
+    let said = telling(statement).subtracting(FullTextQuery.stopWords)
+    return said.isEmpty || said.contains { word in words.contains { NoteAnalyzer.sameStem($0, word) } }
   }
 
   /// The number of the excerpt among `shown` (each with its ``telling(_:)`` words) that holds the
@@ -243,9 +279,9 @@ public actor NoteAssistant {
   }
 
   /// The words of `text` that can tell excerpts apart, folded as search folds them: those of
-  /// three letters or more, and numbers.
+  /// three letters or more, and those with a digit ("12", "4b", "5k").
   static func telling(_ text: some StringProtocol) -> Set<String> {
-    Set(FullTextQuery.foldedWords(String(text)).filter { $0.count >= 3 || $0.allSatisfy(\.isNumber) })
+    Set(FullTextQuery.foldedWords(String(text)).filter { $0.count >= 3 || $0.contains(where: \.isNumber) })
   }
 
   /// The turn's prompt: the excerpts found for the question, then the question.
