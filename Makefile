@@ -113,7 +113,8 @@ bench: servers deps
 ## eval: analysis quality on ../shared/eval/analysis-dev.jsonl, default and small model; then
 ## asking the notes (Benchmarks/AskEval/ask-dev.jsonl over a library of those transcripts, analysed
 ## anew by this build): recall@5 per search mode, answers, citations and abstention with the default model;
-## then ask-later.jsonl, 42 questions written after the prompts were tuned, on the same library
+## then ask-later.jsonl (42 questions written after the prompts were tuned) and ask-third.jsonl (28
+## written on 7 December, before the changes of that evening), on the same library
 EVAL_FILE ?= $(ROOT)/../shared/eval/analysis-dev.jsonl
 ASK_FILE ?= $(ROOT)/Benchmarks/AskEval/ask-dev.jsonl
 eval: deps
@@ -123,6 +124,7 @@ eval: deps
 	rm -rf .build/eval/ask-library
 	.build/release/AskEval $(ASK_FILE) $(EVAL_FILE) --model qwen-1.5b
 	.build/release/AskEval $(ROOT)/Benchmarks/AskEval/ask-later.jsonl $(EVAL_FILE) --model qwen-1.5b
+	.build/release/AskEval $(ROOT)/Benchmarks/AskEval/ask-third.jsonl $(EVAL_FILE) --model qwen-1.5b
 
 ## fuzz: build the libFuzzer targets (Fuzz/, built with VOICENOTES_FUZZ=1 in .build/fuzz) and run
 ## each for FUZZ_SECONDS; new inputs in .build/fuzz-corpus, crashes in .build/fuzz-artifacts
