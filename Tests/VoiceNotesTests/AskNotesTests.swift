@@ -113,7 +113,8 @@ struct NoteAnswerParsingTests {
   /// What each excerpt of ``book(notes:)`` says: the words of the statements these tests cite.
   static let excerpt = """
     I planned to call the dentist on Tuesday and the bank, loop in legal before signing, and return the books \
-    and the outline. Joy finished the dresses, the cues fire early, and I'm dropping Hulu before the 20th.
+    and the outline. Joy finished the dresses, the cues fire early, and I'm dropping Hulu before the 20th. \
+    I need the memo, my dog is done.
     """
 
   private func book(notes: Int) -> CitationBook {
@@ -200,6 +201,40 @@ struct NoteAnswerParsingTests {
     // A citation of a number no excerpt has shows as the one it is placed at, or not at all.
     let placed = NoteAssistant.visibleAnswer("You planned it [7]", book: book, evidence: ["2.1"], shown: [])
     #expect(placed == "You planned it [2]")
+  }
+
+  @Test("the speaker's own words are turned to the user, except in a quotation")
+  func secondPerson() {
+    let cases = [
+      ("I need to sign my form.", "You need to sign your form."),
+      ("Kofi thinks it has too many steps, and I agree.", "Kofi thinks it has too many steps, and you agree."),
+      (
+        "I was back at my grandmother's house, and I am tired.",
+        "You were back at your grandmother's house, and you are tired."
+      ),
+      (
+        "I'm on the Tuesday shift [1]. I’ll email him myself [2].",
+        "You're on the Tuesday shift [1]. You’ll email him yourself [2]."
+      ),
+      ("She said, 'I take it back.' That stuck with me.", "She said, 'I take it back.' That stuck with you."),
+      ("Pickles' card is in the drawer, remind me [1].", "Pickles' card is in the drawer, remind you [1]."),
+      ("My memo is mine.", "Your memo is yours."),
+    ]
+    for (spoken, addressed) in cases {
+      #expect(SecondPerson.addressed(spoken) == addressed)
+      #expect(SecondPerson.addressed(addressed) == addressed, "twice changes nothing")
+    }
+    let final = "I need the memo [1]. My dog and I am done [2]."
+    let book = book(notes: 2)
+    var shown = ""
+    for end in final.indices + [final.endIndex] {
+      let visible = NoteAssistant.visibleAnswer(String(final[..<end]), book: book, evidence: [], shown: [])
+      #expect(visible.hasPrefix(shown), "\(visible) after \(shown)")
+      shown = visible
+    }
+    let answer = NoteAssistant.answer(from: final, book: book)
+    #expect(answer.text == "You need the memo [1]. Your dog and you are done [2].")
+    #expect(answer.text.hasPrefix(shown))
   }
 
   @Test("a statement written again word for word is left out with its citation")

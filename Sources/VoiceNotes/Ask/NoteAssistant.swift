@@ -163,13 +163,21 @@ public actor NoteAssistant {
     let head = done.isEmpty ? "" : answer(from: done, book: book, evidence: evidence, shown: shown).text
     var tail = Substring(text[cut...])
     if let open = tail.lastIndex(of: "["), !tail[open...].contains("]") { tail = tail[..<open] }
+    // The word being written may still grow ("I" into "I'm", "me" into "memo"), and so change
+    // in the second person: it shows once something other than a letter follows it.
+    var written = tail
+    while let last = written.last, last.isLetter || SecondPerson.isApostrophe(last) { written = written.dropLast() }
     while tail.last?.isWhitespace == true { tail = tail.dropLast() }
-    if head.isEmpty { tail = tail.drop(while: \.isWhitespace) }
+    while written.last?.isWhitespace == true { written = written.dropLast() }
+    if head.isEmpty {
+      tail = tail.drop(while: \.isWhitespace)
+      written = written.drop(while: \.isWhitespace)
+    }
     let said = key(of: tail)
     let earlier = done.split(separator: citation).map(key(of:))
     // Marks alone after a citation ("." or ". ") may still start a repeat, which goes with them.
     if said.isEmpty || earlier.contains(where: { $0.hasPrefix(said) }) { return head }
-    return head + tail
+    return SecondPerson.addressed(head + written)
   }
 
   /// A citation in an answer's text, "[2]", with the spaces before it.
@@ -242,7 +250,8 @@ public actor NoteAssistant {
     // What a statement left out at the start leaves before the next one (". ").
     cleaned = String(cleaned.drop { $0.isWhitespace || ".,;:!?".contains($0) })
     let citations = abstains ? [] : numbers.compactMap { book.citation($0) }
-    return NoteAnswer(text: cleaned, citations: citations, isAbstention: abstains && citations.isEmpty)
+    return NoteAnswer(
+      text: SecondPerson.addressed(cleaned), citations: citations, isAbstention: abstains && citations.isEmpty)
   }
 
   /// An answer made of the excerpts' short answers, each cited: "After two [1]."
@@ -254,7 +263,8 @@ public actor NoteAssistant {
       return text.prefix(1).uppercased() + text.dropFirst() + " [\(excerpt.number)]."
     }
     return NoteAnswer(
-      text: statements.joined(separator: " "), citations: answers.compactMap { book.citation($0.excerpt.number) },
+      text: SecondPerson.addressed(statements.joined(separator: " ")),
+      citations: answers.compactMap { book.citation($0.excerpt.number) },
       isAbstention: false)
   }
 
