@@ -65,14 +65,13 @@ enum ExcerptCheck {
   }
 
   /// Whether `answer` brings something of `excerpt`'s that `question` does not say: one of its
-  /// words (``NoteAssistant/telling(_:)``, stop words aside) is not the question's and is
-  /// the excerpt's, with any ending (``sameWord(_:_:)``). "Not given" never is.
+  /// words (``NoteAssistant/contentWords(_:)``) is not the question's and is the excerpt's, with
+  /// any ending (``sameWord(_:_:)``). "Not given" never is.
   static func isDrawn(_ answer: String, from excerpt: String, question: String) -> Bool {
     guard !FullTextQuery.foldedWords(answer).starts(with: ["not", "given"]) else { return false }
-    let telling = { (text: String) in NoteAssistant.telling(text).subtracting(FullTextQuery.stopWords) }
-    let asked = telling(question)
-    let stated = telling(excerpt)
-    return telling(answer).contains { word in
+    let asked = NoteAssistant.contentWords(question)
+    let stated = NoteAssistant.contentWords(excerpt)
+    return NoteAssistant.contentWords(answer).contains { word in
       !asked.contains { sameWord($0, word) } && stated.contains { sameWord($0, word) }
     }
   }

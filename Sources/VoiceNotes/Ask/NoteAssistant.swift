@@ -163,21 +163,20 @@ public actor NoteAssistant {
     let head = done.isEmpty ? "" : answer(from: done, book: book, evidence: evidence, shown: shown).text
     var tail = Substring(text[cut...])
     if let open = tail.lastIndex(of: "["), !tail[open...].contains("]") { tail = tail[..<open] }
-    // The word being written may still grow ("I" into "I'm", "me" into "memo"), and so change
-    // in the second person: it shows once something other than a letter follows it.
-    var written = tail
-    while let last = written.last, last.isLetter || SecondPerson.isApostrophe(last) { written = written.dropLast() }
+    let inWord = tail.last.map { $0.isLetter || SecondPerson.isApostrophe($0) } ?? false
     while tail.last?.isWhitespace == true { tail = tail.dropLast() }
-    while written.last?.isWhitespace == true { written = written.dropLast() }
-    if head.isEmpty {
-      tail = tail.drop(while: \.isWhitespace)
-      written = written.drop(while: \.isWhitespace)
-    }
+    if head.isEmpty { tail = tail.drop(while: \.isWhitespace) }
     let said = key(of: tail)
     let earlier = done.split(separator: citation).map(key(of:))
     // Marks alone after a citation ("." or ". ") may still start a repeat, which goes with them.
     if said.isEmpty || earlier.contains(where: { $0.hasPrefix(said) }) { return head }
-    return SecondPerson.addressed(head + written)
+    // The word being written may still grow ("I" into "I'm", "me" into "memo"), and so change
+    // in the second person: it shows once something other than a letter follows it.
+    if inWord {
+      while let last = tail.last, last.isLetter || SecondPerson.isApostrophe(last) { tail = tail.dropLast() }
+      while tail.last?.isWhitespace == true { tail = tail.dropLast() }
+    }
+    return SecondPerson.addressed(head + tail)
   }
 
   /// A citation in an answer's text, "[2]", with the spaces before it.
@@ -273,7 +272,7 @@ public actor NoteAssistant {
   /// with its excerpt was not drawn from it: a small model sometimes copies an example of its
   /// instructions instead.
   static func isGrounded(_ statement: some StringProtocol, in words: Set<String>) -> Bool {
-    let said = telling(statement).subtracting(FullTextQuery.stopWords)
+    let said = contentWords(statement)
     return said.isEmpty || said.contains { word in words.contains { NoteAnalyzer.sameStem($0, word) } }
   }
 
@@ -292,6 +291,12 @@ public actor NoteAssistant {
   /// three letters or more, and those with a digit ("12", "4b", "5k").
   static func telling(_ text: some StringProtocol) -> Set<String> {
     Set(FullTextQuery.foldedWords(String(text)).filter { $0.count >= 3 || $0.contains(where: \.isNumber) })
+  }
+
+  /// The ``telling(_:)`` words of `text` that are not stop words: what a statement or a short
+  /// answer says, to be found again in an excerpt.
+  static func contentWords(_ text: some StringProtocol) -> Set<String> {
+    telling(text).subtracting(FullTextQuery.stopWords)
   }
 
   /// The turn's prompt: the excerpts found for the question, then the question.
