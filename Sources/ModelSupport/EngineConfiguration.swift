@@ -70,7 +70,8 @@ public struct EngineConfiguration: Sendable, Equatable {
   /// The language-model library checks the name, so a mistyped one is an error, not the default.
   public var languageModelName: String?
   /// Whisper's beam width for every segment, when the environment sets it (1: greedy); unset,
-  /// files are decoded greedily and only the segments Whisper was unsure of with a beam of 5.
+  /// files are decoded greedily and only the segments Whisper was unsure of with a beam of 5
+  /// (speech that fits one 30 s window with the beam at once).
   public var beamSize: Int?
   /// The seed of random sampling when a request names none, so that runs repeat (tests,
   /// evaluations); nil draws a new seed for each response.

@@ -4,7 +4,9 @@
 /// cores, yet gives the same words wherever the model is sure of them. So a file is decoded
 /// greedily, and only a segment with a word the model was unsure of (a word token whose
 /// probability is below ``threshold``) is decoded again, alone, with the beam; its result
-/// replaces the greedy one unless it lost or invented most of the words.
+/// replaces the greedy one unless it lost or invented most of the words. Speech that fits one
+/// 30 s window skips the greedy pass: most short recordings hold an unsure word, and decoding
+/// them twice cost more than the beam alone.
 struct SegmentRecheck: Sendable, Equatable {
   /// A word token less likely than this marks its segment as unsure.
   var threshold: Float = 0.6

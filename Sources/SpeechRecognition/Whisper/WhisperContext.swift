@@ -129,7 +129,8 @@ actor WhisperContext {
   }
 
   /// Runs `whisper_full` over `input` (the joined signal of `timeline`) on `state`; with
-  /// ``WhisperDecodingOptions/recheck``, greedily, decoding unsure segments again with the beam.
+  /// ``WhisperDecodingOptions/recheck``, greedily, decoding unsure segments again with the beam
+  /// (a signal of one window with the beam at once).
   private func run(
     _ input: [Float], timeline: SpeechTimeline, state: OpaquePointer, options: WhisperDecodingOptions,
     shouldAbort: @escaping @Sendable () -> Bool, onSegment: @escaping @Sendable (WhisperSegment) -> Void
@@ -140,7 +141,12 @@ actor WhisperContext {
     let callbacks = TranscriptionCallbacks(
       timeline: timeline, shouldAbort: shouldAbort, onSegment: onSegment, endOfText: whisper_token_eot(context))
     var firstPass = options
-    if let recheck = options.recheck, options.beamSize > 1, !options.singleSegment {
+    // A signal of one window whose greedy decode has an unsure word is decoded again whole with
+    // the beam, and most short recordings have one (5 of the 7 short LibriVox and jfk clips): the
+    // beam at once costs less on average, and gives the text the recheck would have.
+    let fitsOneWindow = input.count <= 30 * Int(AudioFormat.speechAnalysis.sampleRate)
+    if fitsOneWindow { firstPass.recheck = nil }
+    if let recheck = firstPass.recheck, options.beamSize > 1, !options.singleSegment {
       firstPass.beamSize = 1
       firstPass.bestOf = options.bestOf ?? options.beamSize
       var beamPass = options
@@ -155,7 +161,6 @@ actor WhisperContext {
     guard status == 0 else {
       throw .engineFailure(detail: "whisper_full returned \(status)")
     }
-    callbacks.finish()
     withExtendedLifetime(filter) {}
     let languageID = whisper_full_lang_id_from_state(state)
     return languageID >= 0 ? whisper_lang_str(languageID).map { String(cString: $0) } : options.language
@@ -294,9 +299,6 @@ private final class TranscriptionCallbacks: @unchecked Sendable {
   let endOfText: Int32
   /// Decodes unsure segments again, when the decode is greedy first.
   var recheck: SegmentRedecoder?
-  /// The greedy segments of a signal that fits one window, held until the decode ends: whether
-  /// the whole is decoded again depends on all of them, and none may be reported before that.
-  private var held: [WhisperSegment] = []
 
   init(
     timeline: SpeechTimeline, offset: Double = 0, shouldAbort: @escaping @Sendable () -> Bool,
@@ -330,31 +332,12 @@ private final class TranscriptionCallbacks: @unchecked Sendable {
       noSpeechProbability: whisper_full_get_segment_no_speech_prob_from_state(state, index))
   }
 
-  /// Reports what a signal that fits one window says once its greedy decode has ended: decoded
-  /// again whole with the beam when a segment was unsure (just as without the recheck, so a
-  /// short note's words never depend on where a stretch was cut), else the greedy segments.
-  func finish() {
-    guard let recheck, !held.isEmpty else { return }
-    defer { held = [] }
-    if held.contains(where: { recheck.policy.isUnsure($0.tokens) }),
-      let replacement = recheck.redecodeWholeSignal(replacing: held)
-    {
-      replacement.forEach(onSegment)
-    } else {
-      held.forEach(onSegment)
-    }
-  }
-
   /// Reports segments `indices` of `state`, the ones whisper.cpp has just decoded (a window's,
   /// or a single one), or what the recheck decodes in place of the unsure ones.
   func report(_ context: OpaquePointer, _ state: OpaquePointer, _ indices: Range<Int32>) {
     let segments = indices.map { segment(context, state, $0) }
     guard let recheck, !shouldAbort() else {
       segments.forEach(onSegment)
-      return
-    }
-    if recheck.fitsOneWindow {
-      held += segments
       return
     }
     for (index, segment) in zip(indices, segments) {
@@ -410,19 +393,6 @@ private final class SegmentRedecoder: @unchecked Sendable {
   /// Notes text that was reported, as context for later decodes.
   func heard(_ text: String) {
     previousText = String((previousText + text).suffix(Self.promptLength))
-  }
-
-  /// Whether the whole signal fits in one of Whisper's 30 s windows.
-  var fitsOneWindow: Bool { input.count <= 30 * Int(AudioFormat.speechAnalysis.sampleRate) }
-
-  /// The segments the beam hears in the whole signal, or nil when its text is not to be trusted
-  /// over the greedy `segments`.
-  func redecodeWholeSignal(replacing segments: [WhisperSegment]) -> [WhisperSegment]? {
-    let found = decode(input, offset: 0, prompt: options.initialPrompt)
-    guard let found, policy.accepts(found.map(\.text).joined(), for: segments.map(\.text).joined()) else {
-      return nil
-    }
-    return found
   }
 
   /// The segments the beam hears in `segment`'s stretch of the decoded signal (`span`, seconds;

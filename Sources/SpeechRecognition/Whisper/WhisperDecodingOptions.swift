@@ -40,11 +40,13 @@ struct WhisperDecodingOptions: Sendable, Equatable {
   /// ``fittedAudioContext(forSamples:sampleRate:)``) when ``audioContext`` is 0.
   var fitsAudioContext = false
   /// Decode greedily, and decode again with beam search of width ``beamSize`` only the segments
-  /// this names unsure (see ``SegmentRecheck``); nil decodes everything with ``beamSize``.
+  /// this names unsure (see ``SegmentRecheck``); nil decodes everything with ``beamSize``. A
+  /// signal that fits one 30 s window is decoded with the beam at once either way.
   var recheck: SegmentRecheck?
 
   /// Defaults for files, tuned for accuracy and speed on two cores: greedy decoding, with the
-  /// segments it was unsure of decoded again by beam search of width 5 (``SegmentRecheck``), all
+  /// segments it was unsure of decoded again by beam search of width 5 (``SegmentRecheck``; the
+  /// beam at once for speech that fits one window), all
   /// cores, VAD when present, and an encoder window fitted to short speech when configured. A
   /// configured beam width (`VOICENOTES_BEAM_SIZE`) decodes everything with that width instead;
   /// greedy decoding samples five candidates at each raised temperature of the fallback.
