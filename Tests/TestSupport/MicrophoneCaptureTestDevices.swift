@@ -7,8 +7,11 @@ import Foundation
 /// Capture turns off plug's automatic conversions, so each device behaves like a sound card that
 /// records only that format. One configuration defines every device; it is written once and
 /// named by `ALSA_CONFIG_PATH` before the tests make their first ALSA call, so every test in the
-/// process sees the same devices. The file plugin is not paced by a clock and, after the end of
-/// its file, repeats the last buffer: tests record a fixed duration or stop by themselves.
+/// process sees the same devices. Every plug converts rates with ALSA's own linear converter:
+/// left to choose, alsa-lib takes speexrate when libasound2-plugins is installed (PulseAudio
+/// brings it), whose longer delay moved played audio out of step with what was recorded. The
+/// file plugin is not paced by a clock and, after the end of its file, repeats the last buffer:
+/// tests record a fixed duration or stop by themselves.
 public enum MicrophoneCaptureTestDevices {
   /// One test device: its ALSA name, what it records, and the samples capture should see.
   public struct Device: Sendable {
@@ -154,6 +157,7 @@ public enum MicrophoneCaptureTestDevices {
         }
         pcm.\(source.name) {
           type plug
+          rate_converter "linear"
           slave {
             pcm "\(source.name)_file"
             format \(source.encoding)
@@ -179,6 +183,7 @@ public enum MicrophoneCaptureTestDevices {
         }
         pcm.\(name) {
           type plug
+          rate_converter "linear"
           slave { pcm "\(name)_file" format S16_LE rate \(rate) channels 1 }
           hint { show on description "\(description)" }
         }
@@ -195,6 +200,7 @@ public enum MicrophoneCaptureTestDevices {
       }
       pcm.\(speakerName) {
         type plug
+        rate_converter "linear"
         slave { pcm "\(speakerName)_file" format S16_LE rate 16000 channels 1 }
         hint { show on description "Test speaker" }
       }
