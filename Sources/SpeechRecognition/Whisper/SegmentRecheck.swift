@@ -5,8 +5,7 @@
 /// greedily, and only a segment with a word the model was unsure of (a word token whose
 /// probability is below ``threshold``) is decoded again, alone, with the beam; its result
 /// replaces the greedy one unless it lost or invented most of the words. Speech that fits one
-/// 30 s window skips the greedy pass: most short recordings hold an unsure word, and decoding
-/// them twice cost more than the beam alone.
+/// 30 s window skips the greedy pass (``decodesGreedilyFirst(sampleCount:sampleRate:)``).
 struct SegmentRecheck: Sendable, Equatable {
   /// A word token less likely than this marks its segment as unsure.
   var threshold: Float = 0.6
@@ -17,6 +16,14 @@ struct SegmentRecheck: Sendable, Equatable {
   var inset = 0.1
   /// The length of the frames whose loudness is compared, in seconds.
   var frame = 0.02
+
+  /// Whether a signal of `sampleCount` samples is decoded greedily first. One that fits Whisper's
+  /// 30 s window goes to the beam at once: with an unsure word it would be decoded again whole,
+  /// and most short recordings have one (5 of the 7 short LibriVox and jfk clips), so the beam
+  /// alone costs less on average and gives the text the recheck would have.
+  func decodesGreedilyFirst(sampleCount: Int, sampleRate: Double) -> Bool {
+    Double(sampleCount) > 30 * sampleRate
+  }
 
   /// Whether `tokens` hold a word the model was unsure of. Tokens without a letter or digit
   /// (punctuation, spaces) do not count: the model is often unsure where a sentence ends.

@@ -141,12 +141,9 @@ actor WhisperContext {
     let callbacks = TranscriptionCallbacks(
       timeline: timeline, shouldAbort: shouldAbort, onSegment: onSegment, endOfText: whisper_token_eot(context))
     var firstPass = options
-    // A signal of one window whose greedy decode has an unsure word is decoded again whole with
-    // the beam, and most short recordings have one (5 of the 7 short LibriVox and jfk clips): the
-    // beam at once costs less on average, and gives the text the recheck would have.
-    let fitsOneWindow = input.count <= 30 * Int(AudioFormat.speechAnalysis.sampleRate)
-    if fitsOneWindow { firstPass.recheck = nil }
-    if let recheck = firstPass.recheck, options.beamSize > 1, !options.singleSegment {
+    if let recheck = options.recheck, options.beamSize > 1, !options.singleSegment,
+      recheck.decodesGreedilyFirst(sampleCount: input.count, sampleRate: AudioFormat.speechAnalysis.sampleRate)
+    {
       firstPass.beamSize = 1
       firstPass.bestOf = options.bestOf ?? options.beamSize
       var beamPass = options

@@ -46,8 +46,8 @@ struct WhisperDecodingOptions: Sendable, Equatable {
 
   /// Defaults for files, tuned for accuracy and speed on two cores: greedy decoding, with the
   /// segments it was unsure of decoded again by beam search of width 5 (``SegmentRecheck``; the
-  /// beam at once for speech that fits one window), all
-  /// cores, VAD when present, and an encoder window fitted to short speech when configured. A
+  /// beam at once for speech that fits one window), all cores, VAD when present, and an encoder
+  /// window fitted to short speech when configured. A
   /// configured beam width (`VOICENOTES_BEAM_SIZE`) decodes everything with that width instead;
   /// greedy decoding samples five candidates at each raised temperature of the fallback.
   ///
