@@ -21,7 +21,7 @@ struct LlamaStateFile: Sendable {
 
   /// How many state files a folder keeps; older ones are removed when a new one is written.
   static let capacity = 8
-  private static let magic = Array("VNKVST01".utf8)
+  private static let magic = Array("VNKVST02".utf8)
 
   /// The state file for `tokens` of the model at `modelPath` in `folder`.
   init(folder: URL, modelPath: String, contextSize: Int, tokens: [Int32], grammar: String?) {
