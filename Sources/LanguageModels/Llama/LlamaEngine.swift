@@ -62,19 +62,19 @@ actor LlamaEngine {
     contextParameters.n_threads_batch = Int32(threads)
     contextParameters.no_perf = true
     let sequences = embeddings ? 64 : 1
-    if !embeddings {
-      // ggml's CPU flash attention reads the whole KV cache once for each token of a pass, where
-      // the plain attention multiplies it with all of them at once: with 1,500 tokens cached
-      // (qwen-1.5b, two threads), a pass of 5 tokens took 287 ms with it and 195 without, and a
-      // pass of 1 token 75 and 69. Embedding passes keep the default.
-      contextParameters.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED
-    } else {
+    if embeddings {
       // An encoder evaluates a whole batch in one micro-batch, its sequences masked from each
       // other; mean pooling gives one vector per sequence.
       contextParameters.embeddings = true
       contextParameters.pooling_type = LLAMA_POOLING_TYPE_MEAN
       contextParameters.n_seq_max = UInt32(sequences)
       contextParameters.kv_unified = true
+    } else {
+      // ggml's CPU flash attention reads the whole KV cache once for each token of a pass, where
+      // the plain attention multiplies it with all of them at once: with 1,500 tokens cached
+      // (qwen-1.5b, two threads), a pass of 5 tokens took 287 ms with it and 195 without, and a
+      // pass of 1 token 75 and 69. Embedding passes keep the default.
+      contextParameters.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED
     }
     guard let context = llama_init_from_model(model, contextParameters) else {
       llama_model_free(model)

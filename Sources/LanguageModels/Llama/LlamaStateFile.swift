@@ -21,6 +21,8 @@ struct LlamaStateFile: Sendable {
 
   /// How many state files a folder keeps; older ones are removed when a new one is written.
   static let capacity = 8
+  /// The format's name and version: 02 since generation runs without flash attention, which
+  /// lays the V cache out transposed, so a file of the earlier layout is not restored.
   private static let magic = Array("VNKVST02".utf8)
 
   /// The state file for `tokens` of the model at `modelPath` in `folder`.

@@ -47,9 +47,9 @@ struct WhisperDecodingOptions: Sendable, Equatable {
   /// Defaults for files, tuned for accuracy and speed on two cores: greedy decoding, with the
   /// segments it was unsure of decoded again by beam search of width 5 (``SegmentRecheck``; the
   /// beam at once for speech that fits one window), all cores, VAD when present, and an encoder
-  /// window fitted to short speech when configured. A
-  /// configured beam width (`VOICENOTES_BEAM_SIZE`) decodes everything with that width instead;
-  /// greedy decoding samples five candidates at each raised temperature of the fallback.
+  /// window fitted to short speech when configured. A configured beam width
+  /// (`VOICENOTES_BEAM_SIZE`) decodes everything with that width instead; greedy decoding
+  /// samples five candidates at each raised temperature of the fallback.
   ///
   /// Greedy decoding alone takes half the CPU time of the beam and kept the 1.4% word error rate
   /// on the benchmark's 136 s LibriVox recording and jfk.wav word for word, but heard "ill
